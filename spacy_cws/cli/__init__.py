@@ -1,0 +1,13 @@
+"""Command-line interface: ``python -m spacy_cws COMMAND``."""
+import typer
+
+app = typer.Typer(
+    name="spacy_cws",
+    help="spacy-cws: Chinese word segmentation for spaCy.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+# Each command module registers itself on ``app`` when imported.
+from . import convert, fetch, score  # noqa: E402,F401
+from . import evaluate, prepare  # noqa: E402,F401

@@ -1,0 +1,41 @@
+"""``python -m spacy_cws fetch``: put a corpus's files under the assets folder, verified."""
+from pathlib import Path
+from typing import Optional
+
+import typer
+from wasabi import msg
+
+from ..corpora.catalog import CORPORA
+from ..corpora.fetch import FetchError, fetch_corpus
+from . import app
+
+
+@app.command("fetch")
+def fetch_cli(
+    corpus: str = typer.Argument(..., help=f"Corpus: {', '.join(CORPORA)}."),
+    assets: Path = typer.Option(Path("assets"), "--assets", help="Folder to put the files in (catalog layout)."),
+    local: Optional[Path] = typer.Option(
+        None,
+        "--local",
+        exists=True,
+        file_okay=False,
+        help="Folder holding the files at the same relative paths (e.g. ../shared/data), "
+        "and/or icwb2-data.zip; used before downloading.",
+    ),
+):
+    """Put every file of CORPUS under ASSETS: kept if already there and
+    verified, else copied from --local, else downloaded from its public origin
+    (the SIGHAN 2005 training sets from the official icwb2-data.zip). Files are
+    checked by md5, or, without one, by the published SIGHAN 2005 word counts."""
+    try:
+        fetched = fetch_corpus(corpus, assets, local)
+    except KeyError as err:
+        msg.fail(err.args[0], exits=1)
+    except FetchError as err:
+        msg.fail(str(err), exits=1)
+    msg.divider(f"fetch {corpus}")
+    # One entry per file rather than a table: URLs and md5 sums are too wide for columns.
+    for file in fetched:
+        msg.good(f"{file.path}: {file.source}" + (f" from {file.origin}" if file.origin else ""))
+        msg.text(f"  verified: {file.verified}")
+    msg.good(f"{corpus}: {len(fetched)} file(s) in place under {assets}")

@@ -1,0 +1,56 @@
+"""``python -m spacy_cws prepare CORPUS ASSETS OUTPUT_DIR``: a catalogued corpus -> DocBins."""
+import shutil
+from pathlib import Path
+
+import typer
+from wasabi import msg
+
+from ..corpora.catalog import get_corpus
+from ..corpora.convert import convert_corpus
+from . import app
+from .convert import print_report
+
+
+@app.command("prepare")
+def prepare_cli(
+    corpus: str = typer.Argument(..., help="Corpus name: pku, msr, as, cityu, ctb6, sxu or zx."),
+    assets: Path = typer.Argument(..., help="Folder holding the corpus files in the catalog layout (see fetch)."),
+    output_dir: Path = typer.Argument(..., help="Folder for train.spacy, dev.spacy, test.spacy, train_words.txt."),
+    dev_fraction: float = typer.Option(
+        0.1, "--dev-fraction", help="Share of training sentences held out as dev when the corpus has no dev file."
+    ),
+):
+    """Convert a corpus's train, dev and test files to DocBins (criterion = corpus
+    name) and write the training word list used for OOV measures."""
+    try:
+        files = get_corpus(corpus)
+    except KeyError as err:
+        msg.fail(err.args[0], exits=1)
+    for field in ("train", "dev", "test_gold", "train_words"):
+        path = files.path(assets, field)
+        if path is not None and not path.is_file():
+            msg.fail(f"Missing {field} file of '{corpus}': {path} (run the fetch command first)", exits=1)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    words_path = output_dir / "train_words.txt"
+    common = dict(fmt=files.format, criterion=corpus)
+    try:
+        reports = [
+            convert_corpus(
+                files.path(assets, "train"),
+                output_dir / "train.spacy",
+                dev_output=None if files.dev else output_dir / "dev.spacy",
+                dev_fraction=dev_fraction,
+                words_output=None if files.train_words else words_path,
+                **common,
+            )
+        ]
+        if files.dev:
+            reports.append(convert_corpus(files.path(assets, "dev"), output_dir / "dev.spacy", **common))
+        reports.append(convert_corpus(files.path(assets, "test_gold"), output_dir / "test.spacy", **common))
+    except ValueError as err:  # CorpusFormatError names the file and line
+        msg.fail(str(err), exits=1)
+    for report in reports:
+        print_report(report)
+    if files.train_words:
+        shutil.copyfile(files.path(assets, "train_words"), words_path)
+        msg.good(f"Copied the official training word list to {words_path}")

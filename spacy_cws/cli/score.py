@@ -1,0 +1,30 @@
+"""``python -m spacy_cws score``: the SIGHAN Bakeoff scorer, ported to Python."""
+from pathlib import Path
+
+import srsly
+import typer
+
+from ..scoring.sighan import score_files
+from . import app
+
+OUTPUT_KEYS = ("precision", "recall", "f1", "oov_rate", "oov_recall", "iv_recall", "true_words", "test_words")
+
+
+@app.command("score")
+def score_cli(
+    gold_file: Path = typer.Argument(..., help="Gold segmentation: one sentence per line, words separated by spaces."),
+    system_file: Path = typer.Argument(..., help="System segmentation, line-aligned with GOLD_FILE."),
+    train_words: Path = typer.Option(
+        ..., "--train-words", help="Training word list, one word per line (decides which gold words are OOV)."
+    ),
+):
+    """Score SYSTEM_FILE against GOLD_FILE exactly as the official SIGHAN
+    icwb2 Perl script does, and print one JSON object: precision, recall, f1,
+    oov_rate, oov_recall, iv_recall as fractions in [0, 1] (null where Perl
+    prints "--") and true_words, test_words as word counts."""
+    try:
+        result = score_files(gold_file, system_file, train_words).to_dict()
+    except (FileNotFoundError, ValueError) as err:
+        typer.echo(f"Error: {err}", err=True)
+        raise typer.Exit(1)
+    typer.echo(srsly.json_dumps({key: result[key] for key in OUTPUT_KEYS}))

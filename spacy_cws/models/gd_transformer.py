@@ -1,0 +1,113 @@
+"""The thinc wrapper of the GD-Transformer, registered as ``spacy-cws.GDTransformer.v1``.
+
+The torch module (pytorch_gd_transformer.py) is built in ``init`` once the
+symbol vocabulary size ``nV`` is known (the segmenter sets it from its
+training characters), following spacy-experimental's pairwise_bilinear wrapper.
+"""
+from typing import List, Tuple
+
+from spacy.util import registry
+from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
+from thinc.types import Floats3d, Ints1d
+
+from .pytorch_gd_transformer import BOS, EOS, GDTransformer, validate_settings
+
+InT = List[Ints1d]
+OutT = List[Floats3d]
+
+
+@registry.architectures("spacy-cws.GDTransformer.v1")
+def build_gd_transformer(
+    width: int = 256,
+    depth: int = 6,
+    n_heads: int = 4,
+    ff_width: int = 1024,
+    dropout: float = 0.1,
+    attention_dropout: float = 0.0,
+    sigma: float = 4.0,
+    gaussian: bool = True,
+    directional: bool = True,
+    encoders: List[str] = ["centre", "forward", "backward"],
+    fusion: str = "gate",
+    position: str = "none",
+    hired: bool = True,
+    highway_input: bool = True,
+    highway_output: bool = True,
+) -> Model[InT, OutT]:
+    """The GD-Transformer gap scorer (Duan & Zhao 2020; see GDTransformer).
+
+    Input: a list of sequences, each int array (n,) of symbol ids >= 4 (UNK = 1
+    for unknown symbols); BOS and EOS are added here.
+    Output: per sequence float array (H, n + 1, 2) of gap logits, H = 2 with
+    Highway-O (head 0 final, head 1 early) else 1; gap g lies before symbol g,
+    so gaps 0 and n are the sequence's outer edges.
+    Defaults are the paper's Table 4 with the released code's sigma = 4.
+    """
+    settings = dict(
+        width=width,
+        depth=depth,
+        n_heads=n_heads,
+        ff_width=ff_width,
+        dropout=dropout,
+        attention_dropout=attention_dropout,
+        sigma=sigma,
+        gaussian=gaussian,
+        directional=directional,
+        encoders=list(encoders),
+        fusion=fusion,
+        position=position,
+        hired=hired,
+        highway_input=highway_input,
+        highway_output=highway_output,
+    )
+    validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
+    return Model(
+        "gd_transformer",
+        forward,
+        init=init,
+        dims={"nV": None},
+        attrs={"settings": settings},
+    )
+
+
+def init(model: Model, X=None, Y=None) -> None:
+    if model.layers:
+        return
+    n_symbols = model.get_dim("nV")
+    module = GDTransformer(n_symbols=n_symbols, **model.attrs["settings"])
+    model._layers.append(
+        PyTorchWrapper_v2(module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs)
+    )
+
+
+def forward(model: Model, X: InT, is_train: bool) -> Tuple[OutT, callable]:
+    if not X:
+        return [], lambda dY: []
+    return model.layers[0](X, is_train)
+
+
+def _convert_inputs(model: Model, X: InT, is_train: bool):
+    ops = model.ops
+    lengths = [len(x) + 2 for x in X]
+    ids = ops.alloc2i(len(X), max(lengths), dtype="int64")
+    for row, seq in enumerate(X):
+        ids[row, 0] = BOS
+        ids[row, 1 : len(seq) + 1] = seq
+        ids[row, len(seq) + 1] = EOS
+    lengths_arr = ops.asarray1i(lengths, dtype="int64")
+    args = (xp2torch(ids), xp2torch(lengths_arr))
+    return ArgsKwargs(args=args, kwargs={}), lambda d_inputs: []
+
+
+def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
+    X, Y_torch = inputs_outputs
+    Y = torch2xp(Y_torch)  # (H, B, T - 1, 2)
+    outputs = [Y[:, row, : len(seq) + 1] for row, seq in enumerate(X)]
+
+    def convert_for_torch_backward(dY: OutT) -> ArgsKwargs:
+        dY_padded = model.ops.alloc(Y.shape, dtype=Y.dtype)
+        for row, d in enumerate(dY):
+            dY_padded[:, row, : d.shape[1]] = d
+        return ArgsKwargs(args=(Y_torch,), kwargs={"grad_tensors": xp2torch(dY_padded)})
+
+    return outputs, convert_for_torch_backward

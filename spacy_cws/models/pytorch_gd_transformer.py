@@ -1,0 +1,210 @@
+"""The Gaussian-masked Directional Transformer with HiRED highways (PyTorch).
+
+Duan & Zhao, "Attention Is All You Need for Chinese Word Segmentation"
+(EMNLP 2020): embeddings (section 3.1), centre/forward/backward encoders with
+Gaussian-masked directional attention (3.2, eq. 2-6), fusion and biaffine gap
+scoring (3.3, eq. 7-9), greedy decoding, and the HiRED highways Highway-I and
+Highway-O (section 4). Where the paper is vague this follows
+../shared/spec/seed-models.md A2. Every part can be switched off, so each
+ablation of Tables 7-9 is a configuration change.
+"""
+import math
+from typing import Dict, Optional, Sequence
+
+import torch
+from torch import nn
+
+from .pytorch_biaffine import N_GAP_CLASSES, GapScoringHead
+from .pytorch_gaussian_attention import DIRECTIONS, DirectionalEncoder, direction_mask, gaussian_weights
+
+PAD, UNK, BOS, EOS = 0, 1, 2, 3
+N_SPECIAL_SYMBOLS = 4
+
+
+def sinusoidal_positions(length: int, width: int, device=None) -> torch.Tensor:
+    """Sinusoidal position encoding (Vaswani et al. 2017): (T, d)."""
+    position = torch.arange(length, dtype=torch.float32, device=device)[:, None]
+    rate = torch.exp(torch.arange(0, width, 2, dtype=torch.float32, device=device) * (-math.log(10000.0) / width))
+    table = torch.zeros(length, width, device=device)
+    table[:, 0::2] = torch.sin(position * rate)
+    table[:, 1::2] = torch.cos(position * rate[: width // 2])
+    return table
+
+
+def validate_settings(
+    width: int,
+    depth: int,
+    n_heads: int,
+    encoders: Sequence[str],
+    fusion: str,
+    position: str,
+    hired: bool,
+    highway_input: bool,
+    highway_output: bool,
+) -> None:
+    """Check a GD-Transformer configuration. RAISES ValueError naming the setting to fix."""
+    unknown = [name for name in encoders if name not in DIRECTIONS]
+    if unknown or not encoders:
+        raise ValueError(f"encoders must be a non-empty subset of {DIRECTIONS}, got {list(encoders)}")
+    if width % n_heads:
+        raise ValueError(f"width {width} is not divisible by n_heads {n_heads}")
+    if fusion not in ("gate", "sum"):
+        raise ValueError(f"fusion must be 'gate' or 'sum', got '{fusion}'")
+    if position not in ("none", "sinusoidal"):
+        raise ValueError(f"position must be 'none' or 'sinusoidal', got '{position}'")
+    if (highway_output or highway_input) and not hired:
+        raise ValueError("highway_input and highway_output need hired = true")
+    if hired and depth < 2:
+        raise ValueError("hired needs depth >= 2 (it acts after layer depth // 2)")
+
+
+class WordPooling(nn.Module):
+    """HiRED word pooling for one stream: x' = x + Drop(W sum_{c in word(x)} x_c) + W_l [E_right; E_left].
+
+    The words come from the model's own early gap prediction (no gold, even in
+    training) and no gradient flows through that argmax. The label feature adds,
+    for position t, the early logits of the gaps on its right and left.
+    """
+
+    def __init__(self, width: int, dropout: float):
+        super().__init__()
+        self.word = nn.Linear(width, width)
+        self.label = nn.Linear(2 * N_GAP_CLASSES, width)
+        self.dropout = nn.Dropout(dropout)
+        self.norm = nn.LayerNorm(width, eps=1e-6)
+
+    def forward(self, x: torch.Tensor, word_ids: torch.Tensor, gap_logits: torch.Tensor) -> torch.Tensor:
+        """x: (B, T, d); word_ids: int64 (B, T), word index of each position within
+        its row; gap_logits: (B, T - 1, 2). RETURNS (B, T, d), layer-normalised."""
+        batch, length, width = x.shape
+        flat_ids = (word_ids + torch.arange(batch, device=x.device)[:, None] * length).reshape(-1)
+        sums = torch.zeros(batch * length, width, dtype=x.dtype, device=x.device)
+        sums.index_add_(0, flat_ids, x.reshape(-1, width))
+        word_sums = sums[flat_ids].view(batch, length, width)
+        edge = gap_logits.new_zeros(batch, 1, N_GAP_CLASSES)
+        right = torch.cat([gap_logits, edge], dim=1)  # gap (t, t+1)
+        left = torch.cat([edge, gap_logits], dim=1)  # gap (t-1, t)
+        x = x + self.dropout(self.word(word_sums)) + self.label(torch.cat([right, left], dim=-1))
+        return self.norm(x)
+
+
+class GDTransformer(nn.Module):
+    """GD-Transformer gap scorer.
+
+    n_symbols: vocabulary size including the 4 specials (PAD, UNK, BOS, EOS).
+    width, depth, n_heads, ff_width, dropout: Table 4 hyperparameters (depth
+        is layers per encoder).
+    attention_dropout: dropout on the attention weights (0 = none).
+    sigma: Gaussian standard deviation in positions; gaussian=False uses G = 1.
+    directional: False lets the forward and backward encoders see every key.
+    encoders: which of "centre", "forward", "backward" exist.
+    fusion: "gate" (the released code) or "sum" (the paper's text).
+    position: "none" (what produced the paper's numbers) or "sinusoidal".
+    hired: early gap scoring and word pooling after layer depth // 2.
+    highway_input: add the embedding output back after the HiRED step (Highway-I).
+    highway_output: return the early logits as a second head for a second loss
+        (Highway-O); needs hired.
+    """
+
+    def __init__(
+        self,
+        n_symbols: int,
+        width: int,
+        depth: int,
+        n_heads: int,
+        ff_width: int,
+        dropout: float,
+        attention_dropout: float,
+        sigma: float,
+        gaussian: bool,
+        directional: bool,
+        encoders: Sequence[str],
+        fusion: str,
+        position: str,
+        hired: bool,
+        highway_input: bool,
+        highway_output: bool,
+    ):
+        super().__init__()
+        encoders = list(encoders)
+        validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
+        self.width = width
+        self.sigma = sigma
+        self.gaussian = gaussian
+        self.directional = directional
+        self.position = position
+        self.hired = hired
+        self.highway_input = highway_input
+        self.highway_output = highway_output
+        self.split = depth // 2 if hired else depth
+        self.embedding = nn.Embedding(n_symbols, width, padding_idx=PAD)
+        self.embedding_dropout = nn.Dropout(dropout)
+        # nn.ModuleDict keys may not be "forward" (a Module attribute): key by direction + "_encoder".
+        self.directions = encoders
+        self.encoders = nn.ModuleDict(
+            {f"{name}_encoder": DirectionalEncoder(name, depth, width, n_heads, ff_width, dropout, attention_dropout)
+                for name in encoders}
+        )
+        self.head = GapScoringHead(width, fusion, dropout)
+        if hired:
+            self.early_head = GapScoringHead(width, fusion, dropout)
+            self.pooling = nn.ModuleDict({f"{name}_pooling": WordPooling(width, dropout) for name in encoders})
+
+    @property
+    def n_heads_out(self) -> int:
+        """How many gap-logit heads forward() returns (2 with Highway-O)."""
+        return 2 if self.highway_output else 1
+
+    def _allowed(self, lengths: torch.Tensor, length: int, direction: str) -> torch.Tensor:
+        """bool (B, 1, T, T): real keys in the direction, plus each position itself
+        (so padded rows never softmax over nothing)."""
+        device = lengths.device
+        keys = torch.arange(length, device=device)[None, :] < lengths[:, None]  # (B, T)
+        allowed = keys[:, None, None, :]
+        if self.directional:
+            allowed = allowed & direction_mask(length, direction, device)
+        eye = torch.eye(length, dtype=torch.bool, device=device)
+        return allowed | eye
+
+    def forward(self, ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """ids: int64 (B, T), BOS + symbols + EOS + PAD; lengths: int64 (B,), T_b
+        including BOS and EOS. RETURNS gap logits (H, B, T - 1, 2), H =
+        n_heads_out, head 0 the final scorer; gap g lies between positions g, g+1."""
+        length = ids.shape[1]
+        x = self.embedding(ids) * math.sqrt(self.width)
+        if self.position == "sinusoidal":
+            x = x + sinusoidal_positions(length, self.width, ids.device)
+        embedded = self.embedding_dropout(x)
+        gauss: Optional[torch.Tensor] = (
+            gaussian_weights(length, self.sigma, ids.device) if self.gaussian else None
+        )
+        allowed = {name: self._allowed(lengths, length, name) for name in self.directions}
+        streams: Dict[str, torch.Tensor] = {
+            name: self.encoders[f"{name}_encoder"](embedded, allowed[name], gauss, 0, self.split)
+            for name in self.directions
+        }
+        heads = []
+        if self.hired:
+            early = self.early_head(streams)
+            word_ids = self._early_word_ids(early.detach(), lengths)
+            for name in self.directions:
+                pooled = self.pooling[f"{name}_pooling"](streams[name], word_ids, early)
+                if self.highway_input:
+                    pooled = pooled + embedded
+                streams[name] = self.encoders[f"{name}_encoder"](pooled, allowed[name], gauss, self.split)
+            if self.highway_output:
+                heads.append(early)
+        heads.insert(0, self.head(streams))
+        return torch.stack(heads)
+
+    @staticmethod
+    def _early_word_ids(early: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """Word index of each position from the early argmax: gap 0 (BOS|first)
+        and every gap from the last symbol on are boundaries. (B, T - 1, 2) -> (B, T)."""
+        batch, n_gaps, _ = early.shape
+        gaps = torch.arange(n_gaps, device=early.device)[None, :]
+        interior = (gaps >= 1) & (gaps < (lengths[:, None] - 2))
+        boundary = (early.argmax(-1) == 1) | ~interior
+        word_ids = torch.zeros(batch, n_gaps + 1, dtype=torch.long, device=early.device)
+        word_ids[:, 1:] = torch.cumsum(boundary.long(), dim=1)
+        return word_ids

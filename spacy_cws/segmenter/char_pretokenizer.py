@@ -1,0 +1,34 @@
+"""A tokenizer that makes every non-whitespace character a token.
+
+The trainable ``gd_segmenter`` then merges characters into words. Whitespace
+stays in the Doc as spaCy keeps it (a single space as the previous token's
+trailing whitespace, anything else as whitespace tokens), so ``doc.text`` is
+always the input.
+"""
+from typing import Callable
+
+from spacy.tokens import Doc
+from spacy.util import DummyTokenizer, get_words_and_spaces, registry
+from spacy.vocab import Vocab
+
+
+class CharPretokenizer(DummyTokenizer):
+    """Splits a text into single characters, keeping whitespace."""
+
+    def __init__(self, vocab: Vocab):
+        self.vocab = vocab
+
+    def __call__(self, text: str) -> Doc:
+        if not isinstance(text, str):
+            raise TypeError(f"CharPretokenizer takes a str, got {type(text).__name__}")
+        characters = [c for c in text if not c.isspace()]
+        words, spaces = get_words_and_spaces(characters, text)
+        return Doc(self.vocab, words=words, spaces=spaces)
+
+
+@registry.tokenizers("spacy-cws.CharPretokenizer.v1")
+def create_char_pretokenizer() -> Callable[["Language"], CharPretokenizer]:  # noqa: F821
+    def make_tokenizer(nlp) -> CharPretokenizer:
+        return CharPretokenizer(nlp.vocab)
+
+    return make_tokenizer

@@ -1,0 +1,128 @@
+"""The model's reversible view of a text: normalised units with character offsets.
+
+Normalisation (Duan & Zhao 2020 preprocessing; ../shared/spec/seed-models.md A1)
+changes only what the model sees. Every unit keeps the offsets of the input
+characters it stands for, so words are always cut from the input's own text and
+``doc.text`` never changes.
+
+- Full-width to half-width: U+3000 becomes a space, U+FF01-U+FF5E shift down by
+  0xFEE0 (a one-to-one character map, so offsets are unchanged).
+- Traditional to Simplified with OpenCC (e.g. ``"t2s"``, ``"tw2s"``, ``"hk2s"``),
+  character by character in effect: a conversion that changes the length of the
+  text is redone per character, so offsets are unchanged.
+- Runs: a number (digits with optional ``.``/``·`` fractions and a ``%``) becomes
+  one unit ``"0"``; a run of ``[A-Za-z_.]`` becomes one unit ``"X"``. A word
+  boundary is never predicted inside a run.
+- Whitespace is not a unit: it separates units and forces a word boundary.
+"""
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import List, Optional
+
+import numpy
+
+NUMBER_SYMBOL = "0"
+LATIN_SYMBOL = "X"
+
+# U+3000 (ideographic space) -> space; U+FF01..U+FF5E -> U+0021..U+007E.
+_WIDTH_FOLDING = {0x3000: 0x20, **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}}
+
+_UNIT_WITH_RUNS = re.compile(
+    r"(?P<number>[0-9]+(?:[.·][0-9]+)*%?)|(?P<latin>[A-Za-z_.]+)|(?P<char>\S)"
+)
+_UNIT_WITHOUT_RUNS = re.compile(r"(?P<char>\S)")
+
+
+@dataclass(frozen=True)
+class CharacterView:
+    """The units of one text as the model sees them.
+
+    symbols (List[str]): the normalised symbol of each unit, length n.
+    starts (numpy.ndarray): int64 (n,), offset of each unit's first character
+        in the input text.
+    ends (numpy.ndarray): int64 (n,), offset just past each unit's last character.
+    spaced (numpy.ndarray): bool (n,), True where whitespace lies between unit
+        i-1 and unit i, so a word must start at unit i (False for unit 0).
+    """
+
+    symbols: List[str]
+    starts: numpy.ndarray
+    ends: numpy.ndarray
+    spaced: numpy.ndarray
+
+    def __len__(self) -> int:
+        return len(self.symbols)
+
+
+@lru_cache(maxsize=8)
+def _opencc_converter(config: str):
+    try:
+        import opencc
+    except ImportError as err:  # pragma: no cover - opencc is a dependency
+        raise ImportError(
+            "Traditional-to-Simplified normalisation needs OpenCC: pip install opencc==1.4.2"
+        ) from err
+    try:
+        return opencc.OpenCC(config)
+    except Exception as err:
+        raise ValueError(
+            f"Unknown OpenCC configuration '{config}': use one of t2s, tw2s, hk2s, tw2sp"
+        ) from err
+
+
+class Normaliser:
+    """Maps a text to its :class:`CharacterView`.
+
+    fold_width (bool): fold full-width forms to half-width.
+    collapse_runs (bool): make number and Latin runs single units ("0", "X").
+    opencc (Optional[str]): OpenCC configuration for Traditional to Simplified
+        conversion (e.g. "t2s", "tw2s", "hk2s"), or None for no conversion.
+    """
+
+    def __init__(self, *, fold_width: bool = True, collapse_runs: bool = True, opencc: Optional[str] = None):
+        self.fold_width = fold_width
+        self.collapse_runs = collapse_runs
+        self.opencc = opencc
+        if opencc:
+            _opencc_converter(opencc)  # fail at construction, not on the first text
+
+    def normalise_characters(self, text: str) -> str:
+        """The text with width folding and OpenCC applied; same length as ``text``."""
+        if self.fold_width:
+            text = text.translate(_WIDTH_FOLDING)
+        if self.opencc:
+            converter = _opencc_converter(self.opencc)
+            converted = converter.convert(text)
+            if len(converted) != len(text):
+                # A phrase conversion changed the length: convert character by
+                # character so every offset still points at its own character.
+                converted = "".join(
+                    c2 if len(c2 := converter.convert(c)) == 1 else c for c in text
+                )
+            text = converted
+        return text
+
+    def __call__(self, text: str) -> CharacterView:
+        """Build the view of ``text``; never raises on any str input."""
+        normalised = self.normalise_characters(text)
+        pattern = _UNIT_WITH_RUNS if self.collapse_runs else _UNIT_WITHOUT_RUNS
+        symbols: List[str] = []
+        starts: List[int] = []
+        ends: List[int] = []
+        for match in pattern.finditer(normalised):
+            kind = match.lastgroup
+            if kind == "number":
+                symbols.append(NUMBER_SYMBOL)
+            elif kind == "latin":
+                symbols.append(LATIN_SYMBOL)
+            else:
+                symbols.append(match.group())
+            starts.append(match.start())
+            ends.append(match.end())
+        starts_arr = numpy.asarray(starts, dtype=numpy.int64)
+        ends_arr = numpy.asarray(ends, dtype=numpy.int64)
+        spaced = numpy.zeros(len(symbols), dtype=bool)
+        if len(symbols) > 1:
+            spaced[1:] = starts_arr[1:] != ends_arr[:-1]
+        return CharacterView(symbols, starts_arr, ends_arr, spaced)

@@ -1,0 +1,361 @@
+"""The trainable ``gd_segmenter`` component: merges characters into words.
+
+The pipeline's tokenizer (``spacy-cws.CharPretokenizer.v1``) makes each
+character a token; this component scores every gap between units with the
+GD-Transformer (Duan & Zhao 2020) and merges the characters of each predicted
+word with ``doc.retokenize()``. Training labels come from the reference
+Doc's word starts (``token.idx``), so ``spacy train`` needs only DocBins of
+gold-segmented sentences.
+"""
+from itertools import islice
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import numpy
+import srsly
+from spacy import util
+from spacy.errors import Errors
+from spacy.language import Language
+from spacy.pipeline import TrainablePipe
+from spacy.tokens import Doc
+from spacy.training import Example, validate_examples, validate_get_examples
+from spacy.vocab import Vocab
+from thinc.api import Config, Model, Optimizer
+from thinc.types import Floats3d
+
+from ..models.pytorch_gd_transformer import N_SPECIAL_SYMBOLS, UNK
+from .character_view import CharacterView, Normaliser
+from .chunking import chunk_spans
+from .decoding import decode_words
+from .gap_labels import gap_labels, unit_starts_word
+
+DEFAULT_MODEL_CONFIG = """
+[model]
+@architectures = "spacy-cws.GDTransformer.v1"
+width = 256
+depth = 6
+n_heads = 4
+ff_width = 1024
+dropout = 0.1
+attention_dropout = 0.0
+sigma = 4.0
+gaussian = true
+directional = true
+encoders = ["centre", "forward", "backward"]
+fusion = "gate"
+position = "none"
+hired = true
+highway_input = true
+highway_output = true
+"""
+DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
+
+
+@Language.factory(
+    "gd_segmenter",
+    assigns=["token.text"],
+    default_config={
+        "model": DEFAULT_MODEL,
+        "max_length": 256,
+        "batch_units": 16384,
+        "fold_width": True,
+        "collapse_runs": True,
+        "opencc": None,
+        "scorer": {"@scorers": "spacy-cws.segmentation_scorer.v1"},
+    },
+    default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_acc": None},
+    retokenizes=True,
+)
+def make_gd_segmenter(
+    nlp: Language,
+    name: str,
+    model: Model,
+    max_length: int,
+    batch_units: int,
+    fold_width: bool,
+    collapse_runs: bool,
+    opencc: Optional[str],
+    scorer: Optional[Callable],
+) -> "Segmenter":
+    """Create a ``gd_segmenter``.
+
+    max_length: most units in one model sequence; longer texts are cut (at
+        clause ends where possible) and reassembled.
+    batch_units: most padded units in one inference batch.
+    fold_width, collapse_runs, opencc: the model's view of the text (see Normaliser).
+    """
+    return Segmenter(
+        nlp.vocab,
+        model,
+        name,
+        max_length=max_length,
+        batch_units=batch_units,
+        fold_width=fold_width,
+        collapse_runs=collapse_runs,
+        opencc=opencc,
+        scorer=scorer,
+    )
+
+
+class Segmenter(TrainablePipe):
+    """Chinese word segmentation by gap scoring over a character pretokenized Doc."""
+
+    def __init__(
+        self,
+        vocab: Vocab,
+        model: Model,
+        name: str = "gd_segmenter",
+        *,
+        max_length: int = 256,
+        batch_units: int = 16384,
+        fold_width: bool = True,
+        collapse_runs: bool = True,
+        opencc: Optional[str] = None,
+        scorer: Optional[Callable] = None,
+    ):
+        if max_length < 1 or batch_units < max_length + 2:
+            raise ValueError(
+                f"gd_segmenter needs max_length >= 1 and batch_units >= max_length + 2, "
+                f"got max_length={max_length}, batch_units={batch_units}"
+            )
+        self.vocab = vocab
+        self.model = model
+        self.name = name
+        self.scorer = scorer
+        self.cfg = {
+            "max_length": max_length,
+            "batch_units": batch_units,
+            "fold_width": fold_width,
+            "collapse_runs": collapse_runs,
+            "opencc": opencc,
+            "symbols": [],
+        }
+        self.normaliser = Normaliser(fold_width=fold_width, collapse_runs=collapse_runs, opencc=opencc)
+        self._symbol_ids: Dict[str, int] = {}
+
+    # -- features -----------------------------------------------------------------
+
+    @property
+    def symbols(self) -> List[str]:
+        """The model's symbol vocabulary (training characters), id = index + 4."""
+        return self.cfg["symbols"]
+
+    def _set_symbols(self, symbols: Sequence[str]) -> None:
+        self.cfg["symbols"] = list(symbols)
+        self._symbol_ids = {s: i + N_SPECIAL_SYMBOLS for i, s in enumerate(self.cfg["symbols"])}
+
+    def _featurize(self, texts: Iterable[str]) -> Tuple[List[CharacterView], List[List[Tuple[int, int]]], List[numpy.ndarray]]:
+        """Views, sequence spans per text, and symbol ids per sequence (flat, in order)."""
+        views, spans, sequences = [], [], []
+        get_id = self._symbol_ids.get
+        for text in texts:
+            view = self.normaliser(text)
+            text_spans = chunk_spans(view.symbols, self.cfg["max_length"])
+            ids = numpy.fromiter((get_id(s, UNK) for s in view.symbols), dtype=numpy.int64, count=len(view))
+            views.append(view)
+            spans.append(text_spans)
+            sequences.extend(ids[start:end] for start, end in text_spans)
+        return views, spans, sequences
+
+    def _check_initialized(self) -> None:
+        if not self.symbols or not self.model.layers:
+            raise ValueError(
+                f"The '{self.name}' component has no trained model: initialize it with "
+                "nlp.initialize() (spacy train does this) or load a trained pipeline."
+            )
+
+    # -- inference ------------------------------------------------------------------
+
+    def segment_texts(self, texts: Sequence[str]) -> List[numpy.ndarray]:
+        """Segment raw texts. RETURNS per text int64 (n_words, 2) of [start, end)
+        character offsets of its words; whitespace is in no word."""
+        self._check_initialized()
+        views, spans, sequences = self._featurize(texts)
+        logits = self._score_sequences(sequences)
+        words, position = [], 0
+        for view, text_spans in zip(views, spans):
+            words.append(decode_words(view, text_spans, logits[position : position + len(text_spans)]))
+            position += len(text_spans)
+        return words
+
+    def _score_sequences(self, sequences: List[numpy.ndarray]) -> List[Floats3d]:
+        """Run the model over length-sorted batches of at most ``batch_units`` padded units."""
+        order = sorted(range(len(sequences)), key=lambda i: len(sequences[i]))
+        results: List[Optional[Floats3d]] = [None] * len(sequences)
+        batch: List[int] = []
+        for index in order + [None]:
+            width = len(sequences[index]) + 2 if index is not None else 0
+            if batch and (index is None or width * (len(batch) + 1) > self.cfg["batch_units"]):
+                scores = self.model.predict([sequences[i] for i in batch])
+                for i, score in zip(batch, scores):
+                    results[i] = self.model.ops.to_numpy(score)
+                batch = []
+            if index is not None:
+                batch.append(index)
+        return results
+
+    def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
+        """RETURNS per Doc int64 (n_words, 2) word character spans."""
+        return self.segment_texts([doc.text for doc in docs])
+
+    def set_annotations(self, docs: Iterable[Doc], words: List[numpy.ndarray]) -> None:
+        """Merge each predicted word's character tokens into one token."""
+        for doc, spans in zip(docs, words):
+            with doc.retokenize() as retokenizer:
+                for start, end in spans.tolist():
+                    if end - start < 2:
+                        continue
+                    span = doc.char_span(start, end)
+                    if span is None:
+                        raise ValueError(
+                            f"'{self.name}' found tokens that are not single characters in "
+                            f"'{doc.text[start:end]}': use the tokenizer "
+                            "'spacy-cws.CharPretokenizer.v1' before this component."
+                        )
+                    if len(span) > 1:
+                        retokenizer.merge(span)
+
+    # -- training -------------------------------------------------------------------
+
+    def update(
+        self,
+        examples: Iterable[Example],
+        *,
+        drop: float = 0.0,
+        sgd: Optional[Optimizer] = None,
+        losses: Optional[Dict[str, float]] = None,
+    ) -> Dict[str, float]:
+        if losses is None:
+            losses = {}
+        losses.setdefault(self.name, 0.0)
+        examples = list(examples)
+        validate_examples(examples, "Segmenter.update")
+        if not any(len(eg.predicted) for eg in examples):
+            return losses
+        self._check_initialized()
+        _, _, sequences = self._featurize(eg.predicted.text for eg in examples)
+        scores, backprop = self.model.begin_update(sequences)
+        loss, d_scores = self.get_loss(examples, scores)
+        backprop(d_scores)
+        if sgd not in (None, False):
+            self.finish_update(sgd)
+        losses[self.name] += loss
+        return losses
+
+    def get_loss(self, examples: Iterable[Example], scores: List[Floats3d]) -> Tuple[float, List[Floats3d]]:
+        """Softmax cross-entropy per head (final and, with Highway-O, early), each a
+        mean over all gaps of the batch, summed over heads (1:1 as in the paper).
+
+        scores: per model sequence (H, n + 1, 2), as from the model.
+        RETURNS: (loss, d_scores of the same shapes).
+        RAISES ValueError: if a reference text differs from its predicted text, or the loss is NaN.
+        """
+        validate_examples(examples, "Segmenter.get_loss")
+        labels: List[numpy.ndarray] = []
+        for eg in examples:
+            if eg.reference.text != eg.predicted.text:
+                raise ValueError(
+                    f"'{self.name}' needs the reference and predicted texts to be identical; "
+                    f"got '{eg.reference.text[:50]}' and '{eg.predicted.text[:50]}'"
+                )
+            view = self.normaliser(eg.predicted.text)
+            spans = chunk_spans(view.symbols, self.cfg["max_length"])
+            starts = unit_starts_word(view, (token.idx for token in eg.reference if not token.is_space))
+            labels.extend(gap_labels(starts, spans))
+        ops = self.model.ops
+        n_gaps = sum(len(gold) for gold in labels)
+        loss = 0.0
+        d_scores = []
+        for score, gold in zip(scores, labels):
+            score = ops.to_numpy(score)
+            shifted = score - score.max(axis=-1, keepdims=True)
+            probs = numpy.exp(shifted)
+            probs /= probs.sum(axis=-1, keepdims=True)
+            rows = numpy.arange(len(gold))
+            loss -= numpy.log(probs[:, rows, gold] + 1e-12).sum() / n_gaps
+            d = probs
+            d[:, rows, gold] -= 1.0
+            d_scores.append(ops.asarray(d / n_gaps, dtype="float32"))
+        if numpy.isnan(loss):
+            raise ValueError(Errors.E910.format(name=self.name))
+        return float(loss), d_scores
+
+    def initialize(
+        self,
+        get_examples: Callable[[], Iterable[Example]],
+        *,
+        nlp: Optional[Language] = None,
+    ) -> None:
+        """Collect the symbol vocabulary (every training symbol, no minimum count,
+        as in the paper) from all training examples and build the model."""
+        validate_get_examples(get_examples, "Segmenter.initialize")
+        counts: Dict[str, int] = {}
+        for eg in get_examples():
+            for symbol in self.normaliser(eg.reference.text).symbols:
+                counts[symbol] = counts.get(symbol, 0) + 1
+        if not counts:
+            raise ValueError(f"'{self.name}' found no characters in its training examples")
+        self._set_symbols(sorted(counts, key=lambda s: (-counts[s], s)))
+        self._build_model()
+        # Run once on a small sample so shape errors surface now, not mid-training.
+        sample = [eg.predicted.text for eg in islice(get_examples(), 4)]
+        self.segment_texts(sample)
+
+    def _build_model(self) -> None:
+        self.model.set_dim("nV", len(self.symbols) + N_SPECIAL_SYMBOLS, force=True)
+        self.model.initialize()
+
+    # -- serialization ----------------------------------------------------------------
+
+    def _load_cfg(self, cfg: dict) -> None:
+        self.cfg.update(cfg)
+        self._set_symbols(self.cfg["symbols"])
+        self.normaliser = Normaliser(
+            fold_width=self.cfg["fold_width"], collapse_runs=self.cfg["collapse_runs"], opencc=self.cfg["opencc"]
+        )
+
+    def _load_model_bytes(self, data: bytes) -> None:
+        if not self.model.layers:
+            self._build_model()
+        self.model.from_bytes(data)
+
+    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        serialize = {
+            "cfg": lambda: srsly.json_dumps(self.cfg),
+            "model": lambda: self.model.to_bytes(),
+        }
+        return util.to_bytes(serialize, exclude)
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "Segmenter":
+        deserialize = {
+            "cfg": lambda b: self._load_cfg(srsly.json_loads(b)),
+            "model": self._load_model_bytes,
+        }
+        util.from_bytes(bytes_data, deserialize, exclude)
+        return self
+
+    def to_disk(self, path, *, exclude: Iterable[str] = tuple()) -> None:
+        serialize = {
+            "cfg": lambda p: srsly.write_json(p, self.cfg),
+            "model": lambda p: self.model.to_disk(p),
+        }
+        util.to_disk(path, serialize, exclude)
+
+    def from_disk(self, path, *, exclude: Iterable[str] = tuple()) -> "Segmenter":
+        path = Path(path)
+        for name in ("cfg", "model"):
+            if name not in exclude and not (path / name).exists():
+                raise FileNotFoundError(
+                    f"'{self.name}' cannot load from {path}: the file '{name}' is missing. "
+                    "Save the pipeline again with nlp.to_disk(), or train it with spacy train."
+                )
+
+        def load_model(p: Path) -> None:
+            self._load_model_bytes(p.read_bytes())
+
+        deserialize = {
+            "cfg": lambda p: self._load_cfg(srsly.read_json(p)),
+            "model": load_model,
+        }
+        util.from_disk(path, deserialize, exclude)
+        return self

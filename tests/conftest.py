@@ -1,0 +1,31 @@
+"""Shared fixtures and the ``--runslow`` switch (spaCy's convention)."""
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+# The corpora sit beside the checkout (../shared/data); SPACY_CWS_DATA overrides.
+import os
+
+SHARED_DATA = Path(os.environ.get("SPACY_CWS_DATA", REPO_ROOT.parent / "shared" / "data"))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--runslow", action="store_true", default=False, help="run slow tests")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--runslow"):
+        return
+    skip_slow = pytest.mark.skip(reason="slow: pass --runslow to run")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip_slow)
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The folder of real corpora (../shared/data); tests needing it skip when absent."""
+    if not SHARED_DATA.exists():
+        pytest.skip(f"corpora folder not found: {SHARED_DATA}")
+    return SHARED_DATA
