@@ -22,16 +22,19 @@ def fetch_cli(
         help="Folder holding the files at the same relative paths (e.g. ../shared/data), "
         "and/or icwb2-data.zip; used before downloading.",
     ),
+    check: bool = typer.Option(
+        True, "--verify/--no-verify", help="Check md5 sums and published word counts (skip only for your own corpus copies)."
+    ),
 ):
     """Put every file of CORPUS under ASSETS: kept if already there and
     verified, else copied from --local, else downloaded from its public origin
     (the SIGHAN 2005 training sets from the official icwb2-data.zip). Files are
     checked by md5, or, without one, by the published SIGHAN 2005 word counts."""
     try:
-        fetched = fetch_corpus(corpus, assets, local)
+        fetched = fetch_corpus(corpus, assets, local, check=check)
     except KeyError as err:
         msg.fail(err.args[0], exits=1)
-    except FetchError as err:
+    except (FetchError, OSError) as err:  # OSError: e.g. copying from --local or a full disk
         msg.fail(str(err), exits=1)
     msg.divider(f"fetch {corpus}")
     # One entry per file rather than a table: URLs and md5 sums are too wide for columns.

@@ -7,15 +7,21 @@ import typer
 from ..scoring.sighan import score_files
 from . import app
 
-OUTPUT_KEYS = ("precision", "recall", "f1", "oov_rate", "oov_recall", "iv_recall", "true_words", "test_words")
+OUTPUT_KEYS = (
+    "precision", "recall", "f1", "oov_rate", "oov_recall", "iv_recall", "true_words", "test_words"
+)
 
 
 @app.command("score")
 def score_cli(
-    gold_file: Path = typer.Argument(..., help="Gold segmentation: one sentence per line, words separated by spaces."),
+    gold_file: Path = typer.Argument(
+        ..., help="Gold segmentation: one sentence per line, words separated by spaces."
+    ),
     system_file: Path = typer.Argument(..., help="System segmentation, line-aligned with GOLD_FILE."),
     train_words: Path = typer.Option(
-        ..., "--train-words", help="Training word list, one word per line (decides which gold words are OOV)."
+        ...,
+        "--train-words",
+        help="Training word list, one word per line (decides which gold words are OOV).",
     ),
 ):
     """Score SYSTEM_FILE against GOLD_FILE exactly as the official SIGHAN

@@ -187,8 +187,12 @@ class GDTransformer(nn.Module):
         if self.hired:
             early = self.early_head(streams)
             word_ids = self._early_word_ids(early.detach(), lengths)
+            # Gaps past EOS (EOS|PAD, PAD|PAD) must not feed the label feature,
+            # or a sequence's output would depend on its batch's padding.
+            gaps = torch.arange(early.shape[1], device=ids.device)[None, :]
+            real_early = early * (gaps < (lengths[:, None] - 1)).unsqueeze(-1)
             for name in self.directions:
-                pooled = self.pooling[f"{name}_pooling"](streams[name], word_ids, early)
+                pooled = self.pooling[f"{name}_pooling"](streams[name], word_ids, real_early)
                 if self.highway_input:
                     pooled = pooled + embedded
                 streams[name] = self.encoders[f"{name}_encoder"](pooled, allowed[name], gauss, self.split)

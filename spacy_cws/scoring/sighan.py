@@ -97,12 +97,14 @@ def read_dictionary(path: PathLike) -> set[bytes]:
     return {line[:-1].strip() for line in _read_lines(path)}
 
 
-def score_files(gold_path: PathLike, system_path: PathLike, train_words_path: PathLike) -> SighanScore:
+def score_files(
+    gold_path: PathLike, system_path: PathLike, train_words_path: PathLike
+) -> SighanScore:
     """Score a system segmentation file against a gold file (both one sentence
     a line, words separated by whitespace), with the training word list
     deciding which gold words are out of vocabulary."""
-    dictionary = read_dictionary(train_words_path)
-    return score_lines(_read_lines(gold_path), _read_lines(system_path), dictionary)
+    gold, system = _read_lines(gold_path), _read_lines(system_path)
+    return score_lines(gold, system, read_dictionary(train_words_path))
 
 
 def score_lines(
@@ -123,12 +125,13 @@ def score_lines(
     return totals.result()
 
 
-def _read_lines(path: PathLike) -> Iterator[bytes]:
+def _read_lines(path: PathLike) -> list[bytes]:
+    """The file's lines as bytes, each with its newline (like Perl's <FH>)."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"SIGHAN scorer: no such file: {path}")
     with path.open("rb") as f:
-        yield from f
+        return f.readlines()
 
 
 def _split(line: bytes) -> list[bytes]:
@@ -209,7 +212,10 @@ class _Totals:
 # --- diff -y output model -------------------------------------------------
 
 
-def _side_by_side(a: list[bytes], b: list[bytes]) -> Iterator[tuple[Optional[bytes], bytes, Optional[bytes]]]:
+_SideBySideLine = tuple[Optional[bytes], bytes, Optional[bytes]]
+
+
+def _side_by_side(a: list[bytes], b: list[bytes]) -> Iterator[_SideBySideLine]:
     """Yield (left, mark, right) for each line ``diff -y`` prints; mark is
     b" " for a common line, else b"|", b">" or b"<" (hunk order as in
     GNU diff's print_sdiff_hunk); left/right are None where a side is blank."""
@@ -263,12 +269,15 @@ def _printed(word: bytes) -> tuple[bytes, int]:
 def _utf8_size(data: bytes, i: int) -> int:
     """Length of the valid UTF-8 character at ``data[i]``, 0 if invalid."""
     lead = data[i]
-    size = 1 if lead < 0x80 else 2 if 0xC2 <= lead < 0xE0 else 3 if 0xE0 <= lead < 0xF0 else 4 if 0xF0 <= lead < 0xF5 else 0
-    if size:
-        try:
-            data[i : i + size].decode("utf-8")
-        except UnicodeDecodeError:
-            return 0
+    if lead < 0x80:
+        return 1
+    if not 0xC2 <= lead < 0xF5:
+        return 0
+    size = 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+    try:
+        data[i : i + size].decode("utf-8")
+    except UnicodeDecodeError:
+        return 0
     return size
 
 

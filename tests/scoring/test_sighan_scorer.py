@@ -18,7 +18,9 @@ needs_perl_and_diff = pytest.mark.skipif(
 
 
 def _score(gold, system, dictionary=()):
-    return score_lines([g.encode() for g in gold], [s.encode() for s in system], {w.encode() for w in dictionary})
+    return score_lines(
+        [g.encode() for g in gold], [s.encode() for s in system], {w.encode() for w in dictionary}
+    )
 
 
 def _fmt(value):
@@ -27,7 +29,8 @@ def _fmt(value):
 
 def _perl_summary(script: Path, words: Path, gold: Path, system: Path) -> dict:
     """The '=== KEY:\tVALUE' summary lines of the Perl scorer."""
-    out = subprocess.run(["perl", str(script), str(words), str(gold), str(system)], capture_output=True, check=True)
+    command = ["perl", str(script), str(words), str(gold), str(system)]
+    out = subprocess.run(command, capture_output=True, check=True)
     return dict(re.findall(r"^=== (.+?):\t(.*)$", out.stdout.decode("utf-8", "replace"), re.M))
 
 
@@ -54,11 +57,17 @@ def _assert_parity(script, words, gold, system):
     assert {key: perl.get(key) for key in port} == port
 
 
+def _assert_corpus_parity(folder: Path, corpus: str, system: Path) -> None:
+    words, gold = folder / corpus / "training_words.utf8", folder / corpus / "test_gold.utf8"
+    _assert_parity(folder / "score", words, gold, system)
+
+
 def _jieba_segment(test_input: Path, output: Path, max_lines=None) -> None:
     """Segment a SIGHAN test input with jieba (a real, imperfect system)."""
     jieba = pytest.importorskip("jieba")
     lines = test_input.read_text(encoding="utf-8").rstrip("\n").split("\n")[:max_lines]
-    output.write_text("".join(" ".join(jieba.cut(line, HMM=True)) + "\n" for line in lines), encoding="utf-8")
+    segmented = "".join(" ".join(jieba.cut(line, HMM=True)) + "\n" for line in lines)
+    output.write_text(segmented, encoding="utf-8")
 
 
 def test_identical_files_score_one():
@@ -138,7 +147,9 @@ def test_cli_prints_one_json_object(tmp_path):
     result = CliRunner().invoke(app, ["score", str(gold), str(system), "--train-words", str(words)])
     assert result.exit_code == 0, result.output
     data = srsly.json_loads(result.stdout)
-    assert set(data) == {"precision", "recall", "f1", "oov_rate", "oov_recall", "iv_recall", "true_words", "test_words"}
+    assert set(data) == {
+        "precision", "recall", "f1", "oov_rate", "oov_recall", "iv_recall", "true_words", "test_words"
+    }
     assert (data["true_words"], data["test_words"], data["oov_recall"]) == (3, 3, 0.0)
     assert data["iv_recall"] == 0.5
 
@@ -146,7 +157,8 @@ def test_cli_prints_one_json_object(tmp_path):
 def test_cli_missing_file_fails(tmp_path):
     gold = tmp_path / "gold"
     gold.write_text("a\n", encoding="utf-8")
-    result = CliRunner().invoke(app, ["score", str(gold), str(tmp_path / "absent"), "--train-words", str(gold)])
+    args = ["score", str(gold), str(tmp_path / "absent"), "--train-words", str(gold)]
+    result = CliRunner().invoke(app, args)
     assert result.exit_code != 0
     assert "absent" in result.output
 
@@ -155,16 +167,22 @@ def test_cli_missing_file_fails(tmp_path):
 def test_parity_on_perl_quirks(tmp_path, shared_data):
     """Hand-made input hitting the quirks: BOM, CRLF, U+3000 and Big5 spaces,
     a leading U+3000 (empty first word), system words that look like diff's
-    gutter marks, words too long for diff -y's 61-column half line, a
-    dictionary whose last line has no newline, a system file ending early."""
+    gutter marks, words too long for diff -y's 61-column half line, invalid
+    UTF-8, a dictionary whose last line has no newline, a system file ending
+    early."""
     long_word = "x" * 61
     gold = tmp_path / "gold"
     gold.write_bytes(
-        "\ufeff中国 人民\r\n\u3000他 说 | 了\r\n\r\n"
-        f"{long_word} a {'中' * 31} b\r\n甲\u3000乙 丙\r\n丁 戊\r\n".encode("utf-8")
+        "\ufeff中国 人民\r\n\u3000他 说 | 了\r\n\r\n".encode("utf-8")
+        + long_word.encode() + b"\xff"  # an invalid byte diff -y drops at column 61
+        + f" a {'中' * 31} b\r\n甲\u3000乙 丙\r\n丁 戊\r\n".encode("utf-8")
     )
     system = tmp_path / "system"
-    system.write_bytes(f"中国 人 民\n他 说 | 了\n废话\n{long_word}a {'中' * 31}b\n甲 乙丙\n".encode("utf-8"))
+    system.write_bytes(
+        f"中国 人 民\n他 说 | 了\n废话\n{long_word}a {'中' * 31}b\n甲".encode("utf-8")
+        + b"\xa1\x40"  # Big5 full-width space
+        + "乙丙\n".encode("utf-8")
+    )
     words = tmp_path / "words"
     words.write_bytes(f"中国\n说\n|\n{long_word}\n乙".encode("utf-8"))
     _assert_parity(shared_data / "sighan2005" / "score", words, gold, system)
@@ -177,7 +195,7 @@ def test_parity_with_perl_on_jieba_output(tmp_path, shared_data, corpus):
     folder = shared_data / "sighan2005"
     system = tmp_path / f"{corpus}.jieba.utf8"
     _jieba_segment(folder / corpus / "test.utf8", system, max_lines=600)
-    _assert_parity(folder / "score", folder / corpus / "training_words.utf8", folder / corpus / "test_gold.utf8", system)
+    _assert_corpus_parity(folder, corpus, system)
 
 
 @pytest.mark.slow
@@ -187,4 +205,4 @@ def test_full_parity_with_perl_on_jieba_output(tmp_path, shared_data, corpus):
     folder = shared_data / "sighan2005"
     system = tmp_path / f"{corpus}.jieba.utf8"
     _jieba_segment(folder / corpus / "test.utf8", system)
-    _assert_parity(folder / "score", folder / corpus / "training_words.utf8", folder / corpus / "test_gold.utf8", system)
+    _assert_corpus_parity(folder, corpus, system)

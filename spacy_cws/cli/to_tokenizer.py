@@ -1,0 +1,26 @@
+"""``python -m spacy_cws to-tokenizer PIPELINE OUTPUT``: the segmenter as the pipeline's tokenizer."""
+from pathlib import Path
+
+import spacy
+import typer
+from wasabi import msg
+
+from ..segmenter.segmenter_tokenizer import segmenter_as_tokenizer
+from . import app
+
+
+@app.command("to-tokenizer")
+def to_tokenizer_cli(
+    pipeline: str = typer.Argument(..., help="A trained pipeline with a gd_segmenter component (name or path)."),
+    output: Path = typer.Argument(..., help="Folder for the new pipeline."),
+    component: str = typer.Option("gd_segmenter", "--component", help="The segmenter component's name."),
+):
+    """Save a copy of PIPELINE whose tokenizer runs its trained segmenter and
+    builds each Doc from words directly (no character Doc, no retokenizer)."""
+    try:
+        nlp = spacy.load(pipeline)
+        converted = segmenter_as_tokenizer(nlp, component)
+    except (OSError, ValueError) as err:
+        msg.fail(str(err), exits=1)
+    converted.to_disk(output)
+    msg.good(f"Saved {output}: tokenizer = {component} of {pipeline}; components: {converted.pipe_names}")

@@ -1,0 +1,114 @@
+"""A tokenizer that runs a trained segmenter and builds each Doc from words in one step.
+
+The other shape of the same model: instead of a character pretokenizer plus
+the ``gd_segmenter`` component (which merges tokens with the retokenizer),
+this tokenizer predicts the words and creates the Doc directly from words and
+spaces (``spacy.util.get_words_and_spaces``), like spaCy's ChineseTokenizer.
+``nlp.tokenizer.pipe(texts)`` segments texts in batches.
+"""
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Optional
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.util import DummyTokenizer, get_words_and_spaces, load_model_from_config, minibatch, registry
+from spacy.vocab import Vocab
+from thinc.api import Model
+
+from .component import Segmenter
+
+
+class SegmenterTokenizer(DummyTokenizer):
+    """Segments raw text into a Doc of words with a trained :class:`Segmenter`.
+
+    batch_size: texts per model batch in :meth:`pipe`.
+    """
+
+    def __init__(self, vocab: Vocab, segmenter: Segmenter, batch_size: int = 256):
+        self.vocab = vocab
+        self.segmenter = segmenter
+        self.batch_size = batch_size
+
+    def __call__(self, text: str) -> Doc:
+        if not isinstance(text, str):
+            raise TypeError(f"SegmenterTokenizer takes a str, got {type(text).__name__}")
+        return self._make_doc(text, self.segmenter.segment_texts([text])[0])
+
+    def pipe(self, texts: Iterable[str], batch_size: Optional[int] = None) -> Iterator[Doc]:
+        for batch in minibatch(texts, size=batch_size or self.batch_size):
+            for text, spans in zip(batch, self.segmenter.segment_texts(batch)):
+                yield self._make_doc(text, spans)
+
+    def _make_doc(self, text: str, spans) -> Doc:
+        words, spaces = get_words_and_spaces([text[start:end] for start, end in spans.tolist()], text)
+        return Doc(self.vocab, words=words, spaces=spaces)
+
+    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        return self.segmenter.to_bytes(exclude=exclude)
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "SegmenterTokenizer":
+        self.segmenter.from_bytes(bytes_data, exclude=exclude)
+        return self
+
+    def to_disk(self, path, *, exclude: Iterable[str] = tuple()) -> None:
+        self.segmenter.to_disk(path, exclude=exclude)
+
+    def from_disk(self, path, *, exclude: Iterable[str] = tuple()) -> "SegmenterTokenizer":
+        self.segmenter.from_disk(path, exclude=exclude)
+        return self
+
+
+@registry.tokenizers("spacy-cws.SegmenterTokenizer.v1")
+def create_segmenter_tokenizer(
+    model: Model,
+    max_length: int = 256,
+    batch_units: int = 16384,
+    fold_width: bool = True,
+    collapse_runs: bool = True,
+    opencc: Optional[str] = None,
+    batch_size: int = 256,
+) -> Callable[[Language], SegmenterTokenizer]:
+    """The settings are those of the ``gd_segmenter`` factory, plus batch_size
+    (texts per batch in ``pipe``)."""
+
+    def make_tokenizer(nlp: Language) -> SegmenterTokenizer:
+        segmenter = Segmenter(
+            nlp.vocab,
+            model,
+            "tokenizer",
+            max_length=max_length,
+            batch_units=batch_units,
+            fold_width=fold_width,
+            collapse_runs=collapse_runs,
+            opencc=opencc,
+        )
+        return SegmenterTokenizer(nlp.vocab, segmenter, batch_size)
+
+    return make_tokenizer
+
+
+def segmenter_as_tokenizer(nlp: Language, component: str = "gd_segmenter") -> Language:
+    """A new pipeline whose tokenizer runs ``nlp``'s trained segmenter component.
+
+    The component is removed from the new pipeline; the other components are
+    kept with their trained weights.
+    RAISES ValueError: if ``nlp`` has no component named ``component``.
+    """
+    if component not in nlp.pipe_names:
+        raise ValueError(f"The pipeline has no component '{component}' (it has: {', '.join(nlp.pipe_names)})")
+    config = nlp.config.copy()
+    settings = dict(config["components"].pop(component))
+    for key in ("factory", "scorer"):
+        settings.pop(key, None)
+    config["nlp"]["tokenizer"] = {"@tokenizers": "spacy-cws.SegmenterTokenizer.v1", **settings}
+    config["nlp"]["pipeline"] = [name for name in config["nlp"]["pipeline"] if name != component]
+    config["training"]["score_weights"] = {
+        key: value for key, value in config["training"]["score_weights"].items() if not key.startswith("token_")
+    } or {"token_f": 1.0}
+    converted = load_model_from_config(config, auto_fill=True, validate=True)
+    converted.tokenizer.from_bytes(nlp.get_pipe(component).to_bytes())
+    for name, proc in nlp.pipeline:
+        if name != component:
+            converted.get_pipe(name).from_bytes(proc.to_bytes())
+    return converted

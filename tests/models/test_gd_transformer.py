@@ -1,0 +1,72 @@
+import numpy
+import pytest
+import torch
+
+from spacy_cws.models.gd_transformer import build_gd_transformer
+from spacy_cws.models.pytorch_gd_transformer import GDTransformer
+
+SETTINGS = dict(
+    width=16, depth=2, n_heads=2, ff_width=32, dropout=0.0, attention_dropout=0.0, sigma=4.0,
+    gaussian=True, directional=True, encoders=["centre", "forward", "backward"], fusion="gate",
+    position="none", hired=True, highway_input=True, highway_output=True,
+)
+
+
+def _sequences():
+    return [numpy.array([5, 6, 7, 8, 9], dtype="int64"), numpy.array([10, 11], dtype="int64"), numpy.array([12], dtype="int64")]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {},
+        {"gaussian": False},
+        {"directional": False},
+        {"encoders": ["forward", "backward"]},
+        {"encoders": ["centre"]},
+        {"fusion": "sum"},
+        {"position": "sinusoidal"},
+        {"highway_output": False},
+        {"highway_input": False},
+        {"hired": False, "highway_input": False, "highway_output": False},
+    ],
+)
+def test_every_ablation_runs_and_trains(change):
+    """Each switch of Tables 7-9 is a config change giving (H, n + 1, 2) logits and gradients."""
+    model = build_gd_transformer(**{**SETTINGS, **change})
+    model.set_dim("nV", 20)
+    model.initialize()
+    scores, backprop = model.begin_update(_sequences())
+    n_heads = 2 if {**SETTINGS, **change}["highway_output"] else 1
+    assert [s.shape for s in scores] == [(n_heads, 6, 2), (n_heads, 3, 2), (n_heads, 2, 2)]
+    backprop([numpy.ones_like(s) for s in scores])
+    grads = [p.grad for p in model.layers[0].shims[0]._model.parameters() if p.grad is not None]
+    assert grads and any(g.abs().sum() > 0 for g in grads)
+
+
+def test_invalid_settings_name_the_setting():
+    with pytest.raises(ValueError, match="highway"):
+        build_gd_transformer(**{**SETTINGS, "hired": False})
+    with pytest.raises(ValueError, match="encoders"):
+        build_gd_transformer(**{**SETTINGS, "encoders": ["left"]})
+    with pytest.raises(ValueError, match="divisible"):
+        build_gd_transformer(**{**SETTINGS, "width": 15})
+
+
+def test_outputs_do_not_depend_on_batch_padding():
+    model = build_gd_transformer(**SETTINGS)
+    model.set_dim("nV", 20)
+    model.initialize()
+    together = model.predict(_sequences())
+    alone = [model.predict([seq])[0] for seq in _sequences()]
+    for a, b in zip(together, alone):
+        numpy.testing.assert_allclose(a, b, atol=1e-4)
+
+
+def test_early_word_ids_follow_early_boundaries():
+    # 1 sequence of 4 symbols: T = 6 positions (BOS, 4 symbols, EOS), 5 gaps.
+    early = torch.zeros(1, 5, 2)
+    early[0, 2, 1] = 1.0  # boundary between symbols 2 and 3 (gap 2)
+    word_ids = GDTransformer._early_word_ids(early, torch.tensor([6]))
+    # BOS | s1 s2 | s3 s4 | EOS
+    assert word_ids.tolist() == [[0, 1, 1, 2, 2, 3]]

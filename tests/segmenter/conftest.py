@@ -1,0 +1,47 @@
+"""A small segmenter overfitted once per session on hand-segmented sentences."""
+import pytest
+import spacy
+from spacy.tokens import Doc
+from spacy.training import Example
+
+import spacy_cws  # noqa: F401  (registers the Doc extension)
+
+# Realistic news-style sentences, segmented by hand in the CTB style.
+SENTENCES = [
+    "新华社 北京 二月 十二日 电",
+    "这些 城市 去年 完成 国内 生产 总值 一百九十多亿 元 。",
+    "国务院 批准 了 十四 个 边境 城市 为 对外 开放 城市 。",
+    "他 在 2009年 买 了 一 部 iPhone 手机 ， 售价 5999 元 。",
+    "今天 天气 很 好 ， 我们 去 公园 散步 吧 ！",
+    "中国 经济 保持 平稳 增长 ， 增幅 达到 ３．５％ 。",
+    "上海 浦东 开发 与 法制 建设 同步",
+    "记者 从 有关 部门 了解 到 这 一 消息",
+]
+MODEL = {"width": 32, "depth": 2, "n_heads": 4, "ff_width": 64, "dropout": 0.0}
+
+
+def blank_pipeline():
+    return spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-cws.CharPretokenizer.v1"}}})
+
+
+def make_examples(nlp, sentences=SENTENCES):
+    examples = []
+    for sentence in sentences:
+        words = sentence.split()
+        reference = Doc(nlp.vocab, words=words, spaces=[False] * len(words))
+        examples.append(Example(nlp.make_doc(reference.text), reference))
+    return examples
+
+
+@pytest.fixture(scope="session")
+def trained_nlp():
+    nlp = blank_pipeline()
+    nlp.add_pipe("gd_segmenter", config={"model": MODEL, "max_length": 64, "batch_units": 256})
+    examples = make_examples(nlp)
+    optimizer = nlp.initialize(lambda: examples)
+    optimizer.learn_rate = 0.003
+    for _ in range(120):
+        losses = {}
+        nlp.update(examples, sgd=optimizer, losses=losses)
+    assert losses["gd_segmenter"] < 0.01, losses
+    return nlp
