@@ -1,0 +1,72 @@
+"""Smoke run of ``spacy project run all`` on a tiny fixture corpus."""
+import shutil
+
+import pytest
+import spacy
+import srsly
+from weasel.cli.run import project_run
+
+from ..conftest import REPO_ROOT
+from ..segmenter.conftest import SENTENCES
+
+TINY_MODEL = {
+    "components.gd_segmenter.model.width": "16",
+    "components.gd_segmenter.model.depth": "2",
+    "components.gd_segmenter.model.ff_width": "32",
+    "training.max_steps": "30",
+    "training.eval_frequency": "10",
+    "training.optimizer.learn_rate.warmup_steps": "5",
+    "training.optimizer.learn_rate.total_steps": "30",
+}
+
+
+def _write_tiny_config(project):
+    """configs/tiny.cfg: the CPU config shrunk to train in seconds."""
+    config = spacy.util.load_config(REPO_ROOT / "configs" / "cpu.cfg")
+    for key, value in TINY_MODEL.items():
+        section = config
+        *path, last = key.split(".")
+        for part in path:
+            section = section[part]
+        section[last] = int(value)
+    config.to_disk(project / "configs" / "tiny.cfg")
+
+
+def _write_fixture_corpus(local):
+    """A ctb6-shaped folder: 3 files of hand-segmented sentences, one blank line."""
+    folder = local / "ctb6"
+    folder.mkdir(parents=True)
+    (folder / "train.seg").write_text("\n".join(SENTENCES * 3) + "\n\n", encoding="utf8")
+    (folder / "dev.seg").write_text("\n".join(SENTENCES[:4]) + "\n", encoding="utf8")
+    (folder / "test.seg").write_text("\n".join(SENTENCES[4:]) + "\n", encoding="utf8")
+
+
+def test_project_run_all_on_tiny_corpus(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy(REPO_ROOT / "project.yml", project / "project.yml")
+    shutil.copytree(REPO_ROOT / "configs", project / "configs")
+    _write_tiny_config(project)
+    local = tmp_path / "local"
+    _write_fixture_corpus(local)
+    overrides = {
+        "vars.corpus": "ctb6",
+        "vars.config": "tiny",
+        "vars.local_data": str(local),
+        "vars.fetch_options": "--no-verify",
+        "vars.package_build": "none",
+    }
+    project_run(project, "all", overrides=overrides, capture=True)
+
+    metrics = srsly.read_json(project / "metrics" / "ctb6-tiny.json")
+    official = metrics["official"]
+    assert official["true_words"] == sum(len(s.split()) for s in SENTENCES[4:])
+    assert 0.0 <= official["f1"] <= 1.0
+    assert set(official) >= {"precision", "recall", "f1", "oov_rate", "oov_recall", "iv_recall", "test_words"}
+    assert 0.0 <= metrics["spacy"]["token_f"] <= 1.0
+    system_lines = (project / "metrics" / "ctb6-tiny.test.seg").read_text(encoding="utf8").splitlines()
+    assert ["".join(line.split()) for line in system_lines] == ["".join(s.split()) for s in SENTENCES[4:]]
+    package = project / "packages" / "zh_cws_gd-0.1.0"
+    assert (package / "setup.py").exists()
+    nlp = spacy.load(project / "training" / "ctb6-tiny" / "model-best")
+    assert nlp("今天天气很好").text == "今天天气很好"
