@@ -317,7 +317,13 @@ class Segmenter(TrainablePipe):
     def _load_model_bytes(self, data: bytes) -> None:
         if not self.model.layers:
             self._build_model()
-        self.model.from_bytes(data)
+        try:
+            self.model.from_bytes(data)
+        except Exception as err:  # msgpack, shape or key errors from thinc/torch
+            raise ValueError(
+                f"'{self.name}' cannot load its model weights: the file is corrupt or was "
+                f"saved with another model configuration ({type(err).__name__}: {err})"
+            ) from err
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         serialize = {
@@ -350,12 +356,19 @@ class Segmenter(TrainablePipe):
                     "Save the pipeline again with nlp.to_disk(), or train it with spacy train."
                 )
 
-        def load_model(p: Path) -> None:
-            self._load_model_bytes(p.read_bytes())
+        def load_cfg(p: Path) -> None:
+            try:
+                cfg = srsly.read_json(p)
+            except ValueError as err:
+                raise ValueError(f"'{self.name}' cannot read {p}: not valid JSON ({err})") from err
+            self._load_cfg(cfg)
 
-        deserialize = {
-            "cfg": lambda p: self._load_cfg(srsly.read_json(p)),
-            "model": load_model,
-        }
+        def load_model(p: Path) -> None:
+            try:
+                self._load_model_bytes(p.read_bytes())
+            except ValueError as err:
+                raise ValueError(f"{err} [file: {p}]") from err
+
+        deserialize = {"cfg": load_cfg, "model": load_model}
         util.from_disk(path, deserialize, exclude)
         return self

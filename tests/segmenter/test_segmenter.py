@@ -151,3 +151,15 @@ def test_segmenter_as_tokenizer_gives_the_same_words(trained_nlp, tmp_path):
     assert [doc.text for doc in reloaded.tokenizer.pipe(texts)] == texts
     with pytest.raises(ValueError, match="no component"):
         segmenter_as_tokenizer(converted)
+
+
+def test_corrupt_model_files_are_named(trained_nlp, tmp_path):
+    trained_nlp.to_disk(tmp_path / "pipeline")
+    model_file = tmp_path / "pipeline" / "gd_segmenter" / "model"
+    model_file.write_bytes(model_file.read_bytes()[:1000])
+    with pytest.raises(ValueError, match="corrupt") as excinfo:
+        spacy.load(tmp_path / "pipeline")
+    assert str(model_file) in str(excinfo.value)
+    (tmp_path / "pipeline" / "gd_segmenter" / "cfg").write_text("{not json")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        spacy.load(tmp_path / "pipeline")

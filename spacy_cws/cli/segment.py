@@ -1,0 +1,193 @@
+"""``python -m spacy_cws segment [FILE ...]``: segment UTF-8 text, one line at a time.
+
+Input lines end at ``\\n``, ``\\r\\n`` or ``\\r`` only: ``str.splitlines`` would
+also split at U+2028, U+0085, U+001C etc., which can occur inside a sentence.
+A UTF-8 byte order mark at the start of a file is dropped: it marks the
+encoding, it is not text, and kept it would be glued to the first word.
+
+Formats (one output line per input line, lines end with ``\\n``):
+
+- ``text``: the line's words separated by one space; input whitespace is
+  never a word, so an empty or whitespace-only line gives an empty line.
+- ``jsonl``: ``{"text": line, "words": [...], "offsets": [[start, end], ...]}``.
+  ``words`` are the non-whitespace words only and ``line[start:end] == word``;
+  what lies between them (and before the first, after the last) is the
+  input's whitespace, so ``text`` is rebuilt exactly from words and offsets.
+"""
+import json
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import BinaryIO, Callable, Iterable, Iterator, List, NoReturn, Optional
+
+import click
+import spacy
+import typer
+from spacy.language import Language
+from spacy.tokens import Doc
+from tqdm import tqdm
+
+from ..segmenter.segmenter_tokenizer import SegmenterTokenizer
+from . import app
+
+STDIN = "-"
+BOM = b"\xef\xbb\xbf"
+# Total input size (bytes) above which a progress bar is shown.
+PROGRESS_MIN_BYTES = 1_000_000
+
+
+class OutputFormat(str, Enum):
+    text = "text"
+    jsonl = "jsonl"
+
+
+class InputError(Exception):
+    """An input that cannot be read, with a message naming the file (and line)."""
+
+
+def fail(message: str) -> NoReturn:
+    """Report an error on stderr (stdout carries the data) and exit with code 1."""
+    typer.echo(f"✘ {message}", err=True)
+    raise typer.Exit(1)
+
+
+def read_lines(stream: BinaryIO, name: str, progress: tqdm, max_length: int) -> Iterator[str]:
+    """Yield the lines of a UTF-8 byte stream, without line ends, one at a time.
+
+    Lines end at b"\\n", b"\\r\\n" or b"\\r"; a BOM at the start is dropped.
+    progress: updated with the bytes read.
+    max_length: the longest line allowed (the pipeline's ``nlp.max_length``).
+    RAISES InputError: naming ``name`` and the 1-based line number, if a line is
+        not valid UTF-8 or is longer than max_length.
+    """
+    number = 0
+    for raw in stream:  # binary iteration splits on b"\n" only
+        progress.update(len(raw))
+        body = raw[:-1] if raw.endswith(b"\n") else raw
+        # Byte 0x0D never occurs inside a multi-byte UTF-8 character, so the
+        # bytes can be split before decoding.
+        pieces = body.split(b"\r")
+        if body.endswith(b"\r"):  # the "\r" of "\r\n", or a bare "\r", ends the last line
+            pieces.pop()
+        for piece in pieces:
+            number += 1
+            if number == 1 and piece.startswith(BOM):
+                piece = piece[len(BOM) :]
+            try:
+                line = piece.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise InputError(
+                    f"{name}, line {number}: not valid UTF-8 ({err.reason} at byte {err.start + 1} "
+                    "of the line). Convert the file to UTF-8, e.g. with iconv."
+                ) from None
+            if len(line) > max_length:
+                raise InputError(
+                    f"{name}, line {number}: {len(line):,} characters, more than the pipeline's "
+                    f"max_length ({max_length:,}). Break the line into shorter lines."
+                )
+            yield line
+
+
+def read_inputs(inputs: List[str], progress: tqdm, max_length: int) -> Iterator[str]:
+    """Yield the lines of all inputs in order; ``-`` is standard input."""
+    for name in inputs:
+        if name == STDIN:
+            yield from read_lines(click.get_binary_stream("stdin"), "<stdin>", progress, max_length)
+            continue
+        try:
+            stream = open(name, "rb")
+        except OSError as err:
+            raise InputError(f"Cannot read the input file {name}: {err.strerror}") from None
+        with stream:
+            yield from read_lines(stream, name, progress, max_length)
+
+
+def load_pipeline(model: str) -> Language:
+    """Load a pipeline, or fail saying how to get one."""
+    try:
+        return spacy.load(model)
+    # Loading runs the package's code and config: any failure means "no usable model".
+    except Exception as err:  # noqa: BLE001
+        fail(
+            f"Cannot load the pipeline '{model}': {err}\n"
+            "Pass --model with the name of an installed pipeline package or the path of a "
+            "trained pipeline. To get one: train and package it with `python -m spacy project "
+            "run all` (see README.md), then pass --model training/CORPUS-CONFIG/model-best "
+            "or `pip install` the wheel it writes under packages/ (zh_cws_gd)."
+        )
+
+
+def segment_docs(nlp: Language, texts: Iterable[str], batch_size: int) -> Iterator[Doc]:
+    """Docs of ``texts``, lazily, in batches of ``batch_size`` texts."""
+    if isinstance(nlp.tokenizer, SegmenterTokenizer) and not nlp.pipeline:
+        # The tokenizer does all the work: its pipe segments a whole batch at once
+        # (nlp.pipe would call it text by text).
+        return nlp.tokenizer.pipe(texts, batch_size=batch_size)
+    return nlp.pipe(texts, batch_size=batch_size)
+
+
+def format_text(doc: Doc) -> str:
+    return " ".join(token.text for token in doc if not token.is_space) + "\n"
+
+
+def format_jsonl(doc: Doc) -> str:
+    words = [token for token in doc if not token.is_space]
+    record = {
+        "text": doc.text,
+        "words": [token.text for token in words],
+        "offsets": [[token.idx, token.idx + len(token)] for token in words],
+    }
+    # Non-ASCII stays readable, but the three line separators that are not
+    # escaped by json.dumps are, so that any line splitter finds one record a line.
+    line = json.dumps(record, ensure_ascii=False)
+    return line.replace("\x85", "\\u0085").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + "\n"
+
+
+FORMATTERS: dict = {OutputFormat.text: format_text, OutputFormat.jsonl: format_jsonl}
+
+
+@app.command("segment")
+def segment_cli(
+    files: Optional[List[str]] = typer.Argument(
+        None, help="UTF-8 text files, one text a line. None, or '-', reads standard input.", show_default=False
+    ),
+    model: str = typer.Option("zh_cws_gd", "--model", "-m", help="Pipeline name or path (gd_segmenter or SegmenterTokenizer)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write instead of standard output."),
+    output_format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f", help="text: words separated by spaces; jsonl: text, words and character offsets."),
+    batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch."),
+):
+    """Segment text into words, one output line per input line.
+
+    The input is streamed in batches and the output written as it goes. A
+    progress bar (bytes read, on stderr) is shown when the input files hold
+    over 1 MB; never for standard input, whose size is unknown.
+    """
+    inputs = files or [STDIN]
+    for name in inputs:
+        if name != STDIN and not Path(name).is_file():
+            fail(f"Input file not found: {name}")
+    if output is not None and any(name != STDIN and Path(name).resolve() == output.resolve() for name in inputs):
+        fail(f"The output {output} is also an input: it would be overwritten while it is read.")
+    nlp = load_pipeline(model)
+    total = None if STDIN in inputs else sum(Path(name).stat().st_size for name in inputs)
+    formatter: Callable[[Doc], str] = FORMATTERS[output_format]
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+    sink = open(output, "wb") if output is not None else click.get_binary_stream("stdout")
+    progress = tqdm(total=total, unit="B", unit_scale=True, desc="segment", disable=not total or total <= PROGRESS_MIN_BYTES)
+    try:
+        for doc in segment_docs(nlp, read_inputs(inputs, progress, nlp.max_length), batch_size):
+            sink.write(formatter(doc).encode("utf-8"))
+        sink.flush()
+    except InputError as err:
+        fail(str(err))
+    except BrokenPipeError:
+        # The reader stopped early (e.g. `| head`): exit quietly, and point stdout at
+        # devnull so that the interpreter's final flush raises no second error.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(1)
+    finally:
+        progress.close()
+        if output is not None:
+            sink.close()

@@ -1,0 +1,220 @@
+"""``python -m spacy_cws segment``: formats, line handling, inputs, outputs and errors."""
+import json
+
+import pytest
+import spacy
+from typer.testing import CliRunner
+
+from spacy_cws.cli import app
+from spacy_cws.segmenter.segmenter_tokenizer import segmenter_as_tokenizer
+
+from ..segmenter.conftest import SENTENCES, trained_nlp  # noqa: F401  (the session fixture)
+
+# Lines that break naive line handling or offset arithmetic.
+ADVERSARIAL = [
+    "",
+    "   ",
+    "\t",
+    "  新华社北京二月十二日电  ",
+    "\t今天天气很好\t！ ",
+    "上海\u3000浦东\u3000\u3000开发与法制建设同步",
+    "😀我们去公园散步吧👍🏽",
+    "他在2009年买了一部iPhone手机，售价5999元。abc 123",
+    "国务院批准了\u2028十四个边境城市\x85为对外开放城市\x1c。",
+    "记者从有关部门了解到这一消息\ufeff。",
+    ("中国经济保持平稳增长，增幅达到３．５％。" * 250)[:5000],
+]
+
+
+@pytest.fixture(scope="module")
+def model_path(trained_nlp, tmp_path_factory):  # noqa: F811
+    path = tmp_path_factory.mktemp("pipeline") / "segmenter"
+    trained_nlp.to_disk(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def tokenizer_model_path(trained_nlp, tmp_path_factory):  # noqa: F811
+    path = tmp_path_factory.mktemp("pipeline") / "tokenizer"
+    segmenter_as_tokenizer(trained_nlp).to_disk(path)
+    return path
+
+
+def segment(model, *args, input=None):
+    """Run the command; RETURNS the click Result (stdout and stderr apart)."""
+    return CliRunner().invoke(app, ["segment", "--model", str(model), *args], input=input)
+
+
+def write_lines(path, lines):
+    """Write ``lines``, each ended by "\n" (so a final "" is a last, empty line)."""
+    path.write_bytes("".join(line + "\n" for line in lines).encode("utf-8"))
+    return path
+
+
+def expected_words(nlp, line):
+    return [token.text for token in nlp(line) if not token.is_space]
+
+
+def test_text_format_one_line_per_input_line(trained_nlp, model_path, tmp_path):  # noqa: F811
+    lines = ["".join(SENTENCES[0].split()), "", "   ", "\t\u3000", "".join(SENTENCES[2].split()), ""]
+    result = segment(model_path, str(write_lines(tmp_path / "in.txt", lines)))
+    assert result.exit_code == 0, result.output
+    # The overfitted model gives back the gold segmentation of its training sentences.
+    assert result.stdout == f"{SENTENCES[0]}\n\n\n\n{SENTENCES[2]}\n\n"
+
+
+def test_text_format_matches_pipeline(trained_nlp, model_path, tmp_path):  # noqa: F811
+    result = segment(model_path, str(write_lines(tmp_path / "in.txt", ADVERSARIAL)))
+    assert result.exit_code == 0, result.output
+    output = result.stdout.split("\n")
+    assert output.pop() == ""  # every output line ends with "\n"
+    assert output == [" ".join(expected_words(trained_nlp, line)) for line in ADVERSARIAL]
+
+
+def test_line_ends(model_path, tmp_path):
+    # \n, \r\n and bare \r end lines (also at the end of the file); U+2028, U+0085
+    # and U+001C do not, though str.splitlines would split there.
+    path = tmp_path / "in.txt"
+    path.write_bytes("a\r\nb\rc\n\r\n\rd\u2028e\x85f\x1cg\r".encode("utf-8"))
+    result = segment(model_path, str(path), "--format", "jsonl")
+    assert result.exit_code == 0, result.output
+    texts = [json.loads(line)["text"] for line in result.stdout.split("\n")[:-1]]
+    assert texts == ["a", "b", "c", "", "", "d\u2028e\x85f\x1cg"]
+
+
+@pytest.mark.parametrize("shape", ["component", "tokenizer"])
+def test_jsonl_offsets_rebuild_every_line(model_path, tokenizer_model_path, tmp_path, shape):
+    model = model_path if shape == "component" else tokenizer_model_path
+    result = segment(model, str(write_lines(tmp_path / "in.txt", ADVERSARIAL)), "--format", "jsonl")
+    assert result.exit_code == 0, result.output
+    # str.splitlines splits at U+2028 and U+0085 too: the records must escape them.
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [record["text"] for record in records] == ADVERSARIAL
+    for record in records:
+        text, words, offsets = record["text"], record["words"], record["offsets"]
+        assert len(words) == len(offsets)
+        rebuilt, position = [], 0
+        for word, (start, end) in zip(words, offsets):
+            assert word and text[start:end] == word and not any(c.isspace() for c in word)
+            gap = text[position:start]
+            assert all(c.isspace() for c in gap), (gap, text)
+            rebuilt.extend((gap, word))
+            position = end
+        assert all(c.isspace() for c in text[position:])
+        rebuilt.append(text[position:])
+        assert "".join(rebuilt) == text
+    # The longest line was cut into model sequences and still segmented into words.
+    assert len(records[-1]["words"]) > 100
+
+
+def test_both_pipeline_shapes_give_the_same_words(model_path, tokenizer_model_path, tmp_path):
+    path = write_lines(tmp_path / "in.txt", ADVERSARIAL)
+    by_component = segment(model_path, str(path), "--format", "jsonl", "--batch-size", "3")
+    by_tokenizer = segment(tokenizer_model_path, str(path), "--format", "jsonl")
+    assert by_component.exit_code == by_tokenizer.exit_code == 0
+    assert by_component.stdout == by_tokenizer.stdout
+    assert spacy.load(tokenizer_model_path).pipe_names == []  # really the tokenizer shape
+
+
+def test_stdin(model_path):
+    data = "".join(SENTENCES[1].split()) + "\r\n\r\n" + "".join(SENTENCES[3].split())
+    for args in ([], ["-"]):
+        result = segment(model_path, *args, input=data.encode("utf-8"))
+        assert result.exit_code == 0, result.output
+        assert result.stdout == f"{SENTENCES[1]}\n\n{SENTENCES[3]}\n"
+
+
+def test_files_in_order_with_stdin(model_path, tmp_path):
+    first = write_lines(tmp_path / "a.txt", ["".join(SENTENCES[4].split()), ""])
+    second = write_lines(tmp_path / "b.txt", ["".join(SENTENCES[5].split())])
+    stdin = "".join(SENTENCES[6].split()).encode("utf-8")
+    result = segment(model_path, str(second), "-", str(first), input=stdin)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"{SENTENCES[5]}\n{SENTENCES[6]}\n{SENTENCES[4]}\n"
+
+
+def test_bom_is_dropped_at_the_start_of_each_file(model_path, tmp_path):
+    first = tmp_path / "a.txt"
+    first.write_bytes(b"\xef\xbb\xbf" + "".join(SENTENCES[0].split()).encode("utf-8"))
+    second = tmp_path / "b.txt"
+    second.write_bytes(b"\xef\xbb\xbf\n" + "".join(SENTENCES[7].split()).encode("utf-8"))
+    result = segment(model_path, str(first), str(second), "--format", "jsonl")
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [record["text"] for record in records] == ["".join(SENTENCES[0].split()), "", "".join(SENTENCES[7].split())]
+    assert [" ".join(record["words"]) for record in records] == [SENTENCES[0], "", SENTENCES[7]]
+
+
+def test_output_file(model_path, tmp_path):
+    path = write_lines(tmp_path / "in.txt", ADVERSARIAL)
+    output = tmp_path / "out" / "segmented.txt"
+    result = segment(model_path, str(path), "--output", str(output))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+    assert output.read_bytes() == segment(model_path, str(path)).stdout_bytes
+
+
+def test_output_may_not_be_an_input(model_path, tmp_path):
+    path = write_lines(tmp_path / "in.txt", ["数据"])
+    result = segment(model_path, str(path), "--output", str(path))
+    assert result.exit_code != 0
+    assert "is also an input" in result.stderr
+    assert path.read_text(encoding="utf-8") == "数据"
+
+
+def test_progress_bar_only_for_large_input(model_path, tmp_path):
+    # Whitespace lines: over 1 MB of input that costs the model nothing.
+    large = write_lines(tmp_path / "large.txt", [" " * 999] * 1_100)
+    small = write_lines(tmp_path / "small.txt", [" " * 999] * 10)
+    result = segment(model_path, str(large))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "\n" * 1_100
+    assert "segment: 100%" in result.stderr
+    result = segment(model_path, str(small))
+    assert result.exit_code == 0, result.output
+    assert "segment:" not in result.stderr
+
+
+def test_missing_input_file(model_path, tmp_path):
+    present = write_lines(tmp_path / "present.txt", ["数据"])
+    result = segment(model_path, str(present), str(tmp_path / "absent.txt"))
+    assert result.exit_code != 0
+    assert "absent.txt" in result.stderr
+    assert result.stdout == ""
+    assert isinstance(result.exception, SystemExit)  # a message, not a traceback
+
+
+@pytest.mark.parametrize(
+    "data,line",
+    [(b"ok\n\xff\xfe bad\nok\n", 2), (b"ok\r\n\r\xe4\xb8\n", 3), (b"\xef\xbb\xbfok\r\x80", 2)],
+)
+def test_bad_utf8_names_file_and_line(model_path, tmp_path, data, line):
+    path = tmp_path / "bad.txt"
+    path.write_bytes(data)
+    result = segment(model_path, str(path))
+    assert result.exit_code != 0
+    assert f"bad.txt, line {line}: not valid UTF-8" in result.stderr
+    assert isinstance(result.exception, SystemExit)
+
+
+def test_line_longer_than_max_length(model_path, tmp_path, monkeypatch):
+    load = spacy.load
+
+    def load_short(name):
+        nlp = load(name)
+        nlp.max_length = 10
+        return nlp
+
+    monkeypatch.setattr(spacy, "load", load_short)
+    path = write_lines(tmp_path / "long.txt", ["短句", "这一行有十一个汉字长啊啊"])
+    result = segment(model_path, str(path))
+    assert result.exit_code != 0
+    assert "long.txt, line 2: 12 characters" in result.stderr
+
+
+def test_missing_model(tmp_path):
+    result = segment(tmp_path / "no-such-model", input=b"abc")
+    assert result.exit_code != 0
+    assert "no-such-model" in result.stderr
+    assert "spacy project run all" in result.stderr
+    assert isinstance(result.exception, SystemExit)
