@@ -21,7 +21,7 @@ Segment = Callable[[Sequence[str]], List[List[str]]]
 PIPE_BATCH_SIZE = 256
 
 
-def load_jieba(path: Optional[Path] = None) -> Segment:
+def load_jieba() -> Segment:
     """jieba.cut in its default ("accurate") mode, HMM on, default dictionary."""
     import jieba
 
@@ -31,7 +31,7 @@ def load_jieba(path: Optional[Path] = None) -> Segment:
     return lambda texts: [jieba.lcut(text, HMM=True) for text in texts]
 
 
-def load_thulac(path: Optional[Path] = None) -> Segment:
+def load_thulac() -> Segment:
     """THULAC with its bundled model, segmentation only (no POS tags)."""
     import thulac
 
@@ -62,7 +62,7 @@ def load_pkuseg_trained(path: Path) -> Segment:
     return _load_pkuseg(path, user_dict=None)
 
 
-def load_spacy_char(path: Optional[Path] = None) -> Segment:
+def load_spacy_char() -> Segment:
     """spaCy's Chinese tokenizer with segmenter "char": one token per character."""
     import spacy
 
@@ -70,7 +70,7 @@ def load_spacy_char(path: Optional[Path] = None) -> Segment:
     return lambda texts: [[token.text for token in doc] for doc in nlp.tokenizer.pipe(texts)]
 
 
-def load_spacy_jieba(path: Optional[Path] = None) -> Segment:
+def load_spacy_jieba() -> Segment:
     """spaCy's Chinese tokenizer with segmenter "jieba" (jieba.cut, HMM on)."""
     import jieba
     import spacy
@@ -94,7 +94,7 @@ def load_pipeline(path: Path) -> Segment:
 class PeerKind:
     """One kind of peer segmenter.
 
-    load: loader; called with the model path (None where needs_path is False).
+    load: loader; called with the model path where needs_path, else with no argument.
     modules: modules the loader imports, paired with the pip package providing each.
     needs_path: whether the peer needs a model folder (given on the command line).
     description: what the peer is and what it was trained on, for the report.
@@ -147,7 +147,7 @@ def missing_package(kind: PeerKind) -> Optional[str]:
         try:
             importlib.import_module(module)
         except ImportError:
-            return f"{kind.name}: module '{module}' is not installed (pip install {package})"
+            return f"module '{module}' is not installed (pip install {package})"
     return None
 
 
@@ -157,7 +157,7 @@ def missing_model(kind: PeerKind, path: Optional[Path]) -> Optional[str]:
     if not kind.needs_path:
         return None
     if path is None:
-        return f"{kind.name}: no model path given"
+        return "no model path given"
     if not Path(path).exists():
-        return f"{kind.name}: model path not found: {path}"
+        return f"model path not found: {path}"
     return None

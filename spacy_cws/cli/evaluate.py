@@ -6,7 +6,6 @@ import srsly
 import typer
 from wasabi import msg
 
-from ..corpora.catalog import get_corpus
 from ..scoring.evaluate import evaluate_corpus
 from . import app
 
@@ -14,24 +13,24 @@ from . import app
 @app.command("evaluate")
 def evaluate_cli(
     model: str = typer.Argument(..., help="Pipeline name or path, e.g. training/ctb6/model-best."),
-    corpus: str = typer.Argument(..., help="Corpus name: pku, msr, as, cityu, ctb6, sxu or zx."),
-    assets: Path = typer.Argument(..., help="Folder holding the corpus files (catalog layout)."),
-    corpus_dir: Path = typer.Argument(..., help="The prepared corpus folder (test.spacy, train_words.txt)."),
+    corpus_dir: Path = typer.Argument(
+        ..., help="The prepared corpus folder (from prepare: test_input.utf8, test_gold.utf8, train_words.txt, test.spacy)."
+    ),
     output: Path = typer.Option(..., "--output", "-o", help="Metrics JSON to write."),
     system_output: Path = typer.Option(..., "--system-output", help="Segmented test output (SIGHAN format)."),
     batch_size: int = typer.Option(256, "--batch-size", help="nlp.pipe batch size."),
 ):
-    """Segment a corpus's test set, score it with the official SIGHAN measures
-    and spaCy's token P/R/F, and write both to a metrics JSON."""
-    try:
-        files = get_corpus(corpus)
-    except KeyError as err:
-        msg.fail(err.args[0], exits=1)
+    """Segment a prepared corpus's test set, score it with the official SIGHAN
+    measures and spaCy's token P/R/F, and write both to a metrics JSON."""
     try:
         nlp = spacy.load(model)
     except (OSError, IOError, ValueError) as err:
         msg.fail(f"Cannot load the pipeline '{model}': {err}", exits=1)
-    metrics = {"model": str(model), "corpus": corpus, **evaluate_corpus(nlp, files, assets, corpus_dir, system_output, batch_size)}
+    try:
+        results = evaluate_corpus(nlp, corpus_dir, system_output, batch_size)
+    except FileNotFoundError as err:
+        msg.fail(str(err), exits=1)
+    metrics = {"model": str(model), "corpus_dir": str(corpus_dir), **results}
     output.parent.mkdir(parents=True, exist_ok=True)
     srsly.write_json(output, metrics)
     official, speed = metrics["official"], metrics["speed"]
@@ -45,5 +44,5 @@ def evaluate_cli(
         ("spaCy token_f", f"{metrics['spacy']['token_f']:.4f}"),
         ("chars/s (nlp.pipe)", f"{speed['chars_per_second']:,.0f}"),
     ]
-    msg.table(rows, header=(f"{corpus} test", "official SIGHAN"), aligns=("l", "r"))
+    msg.table(rows, header=(f"{corpus_dir} test", "official SIGHAN"), aligns=("l", "r"))
     msg.good(f"Wrote {output} and {system_output}")

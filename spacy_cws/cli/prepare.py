@@ -7,6 +7,7 @@ from wasabi import msg
 
 from ..corpora.catalog import get_corpus
 from ..corpora.convert import convert_corpus
+from ..corpora.test_files import write_test_files
 from . import app
 from .convert import print_report
 
@@ -15,13 +16,14 @@ from .convert import print_report
 def prepare_cli(
     corpus: str = typer.Argument(..., help="Corpus name: pku, msr, as, cityu, ctb6, sxu or zx."),
     assets: Path = typer.Argument(..., help="Folder holding the corpus files in the catalog layout (see fetch)."),
-    output_dir: Path = typer.Argument(..., help="Folder for train.spacy, dev.spacy, test.spacy, train_words.txt."),
+    output_dir: Path = typer.Argument(..., help="Folder for train.spacy, dev.spacy, test.spacy, train_words.txt, test_input.utf8, test_gold.utf8."),
     dev_fraction: float = typer.Option(
         0.1, "--dev-fraction", help="Share of training sentences held out as dev when the corpus has no dev file."
     ),
 ):
     """Convert a corpus's train, dev and test files to DocBins (criterion = corpus
-    name) and write the training word list used for OOV measures."""
+    name), and write the training word list used for OOV measures, the test
+    input and the test gold in the SIGHAN format."""
     try:
         files = get_corpus(corpus)
     except KeyError as err:
@@ -54,3 +56,5 @@ def prepare_cli(
     if files.train_words:
         shutil.copyfile(files.path(assets, "train_words"), words_path)
         msg.good(f"Copied the official training word list to {words_path}")
+    input_path, gold_path = write_test_files(files, assets, output_dir)
+    msg.good(f"Wrote the test input {input_path} and the SIGHAN-format gold {gold_path}")

@@ -3,7 +3,7 @@
 Input lines end at ``\\n``, ``\\r\\n`` or ``\\r`` only: ``str.splitlines`` would
 also split at U+2028, U+0085, U+001C etc., which can occur inside a sentence.
 A UTF-8 byte order mark at the start of a file is dropped: it marks the
-encoding, it is not text, and kept it would be glued to the first word.
+encoding, it is not text, and if kept it would be glued to the first word.
 
 Formats (one output line per input line, lines end with ``\\n``):
 
@@ -19,7 +19,7 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterable, Iterator, List, NoReturn, Optional
+from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, NoReturn, Optional
 
 import click
 import spacy
@@ -43,7 +43,7 @@ class OutputFormat(str, Enum):
 
 
 class InputError(Exception):
-    """An input that cannot be read, with a message naming the file (and line)."""
+    """An input that cannot be read or segmented; the message names the file (and line)."""
 
 
 def fail(message: str) -> NoReturn:
@@ -128,23 +128,31 @@ def segment_docs(nlp: Language, texts: Iterable[str], batch_size: int) -> Iterat
 
 
 def format_text(doc: Doc) -> str:
+    """The Doc's words separated by one space, as one output line."""
     return " ".join(token.text for token in doc if not token.is_space) + "\n"
 
 
 def format_jsonl(doc: Doc) -> str:
+    """The Doc's text, words and their [start, end) character offsets, as one JSON line."""
     words = [token for token in doc if not token.is_space]
     record = {
         "text": doc.text,
         "words": [token.text for token in words],
         "offsets": [[token.idx, token.idx + len(token)] for token in words],
     }
-    # Non-ASCII stays readable, but the three line separators that are not
-    # escaped by json.dumps are, so that any line splitter finds one record a line.
+    # Chinese stays readable (ensure_ascii=False). json.dumps escapes control
+    # characters but not U+0085, U+2028, U+2029, which str.splitlines and some
+    # JSON-lines readers take for line ends: escaped, every reader finds one record a line.
     line = json.dumps(record, ensure_ascii=False)
-    return line.replace("\x85", "\\u0085").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + "\n"
+    for separator in "\x85\u2028\u2029":
+        line = line.replace(separator, f"\\u{ord(separator):04x}")
+    return line + "\n"
 
 
-FORMATTERS: dict = {OutputFormat.text: format_text, OutputFormat.jsonl: format_jsonl}
+FORMATTERS: Dict[OutputFormat, Callable[[Doc], str]] = {
+    OutputFormat.text: format_text,
+    OutputFormat.jsonl: format_jsonl,
+}
 
 
 @app.command("segment")
@@ -152,9 +160,13 @@ def segment_cli(
     files: Optional[List[str]] = typer.Argument(
         None, help="UTF-8 text files, one text a line. None, or '-', reads standard input.", show_default=False
     ),
-    model: str = typer.Option("zh_cws_gd", "--model", "-m", help="Pipeline name or path (gd_segmenter or SegmenterTokenizer)."),
+    model: str = typer.Option(
+        "zh_cws_gd", "--model", "-m", help="Pipeline name or path (with gd_segmenter, or a SegmenterTokenizer)."
+    ),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write instead of standard output."),
-    output_format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f", help="text: words separated by spaces; jsonl: text, words and character offsets."),
+    output_format: OutputFormat = typer.Option(
+        OutputFormat.text, "--format", "-f", help="text: words separated by spaces; jsonl: text, words and offsets."
+    ),
     batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch."),
 ):
     """Segment text into words, one output line per input line.
@@ -165,17 +177,25 @@ def segment_cli(
     """
     inputs = files or [STDIN]
     for name in inputs:
-        if name != STDIN and not Path(name).is_file():
+        # exists(), not is_file(): /dev/stdin and named pipes are inputs too.
+        if name != STDIN and not Path(name).exists():
             fail(f"Input file not found: {name}")
     if output is not None and any(name != STDIN and Path(name).resolve() == output.resolve() for name in inputs):
         fail(f"The output {output} is also an input: it would be overwritten while it is read.")
     nlp = load_pipeline(model)
     total = None if STDIN in inputs else sum(Path(name).stat().st_size for name in inputs)
-    formatter: Callable[[Doc], str] = FORMATTERS[output_format]
-    if output is not None:
-        output.parent.mkdir(parents=True, exist_ok=True)
-    sink = open(output, "wb") if output is not None else click.get_binary_stream("stdout")
-    progress = tqdm(total=total, unit="B", unit_scale=True, desc="segment", disable=not total or total <= PROGRESS_MIN_BYTES)
+    formatter = FORMATTERS[output_format]
+    if output is None:
+        sink = click.get_binary_stream("stdout")
+    else:
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+            sink = open(output, "wb")
+        except OSError as err:
+            fail(f"Cannot write the output file {output}: {err.strerror}")
+    progress = tqdm(
+        total=total, unit="B", unit_scale=True, desc="segment", disable=not total or total <= PROGRESS_MIN_BYTES
+    )
     try:
         for doc in segment_docs(nlp, read_inputs(inputs, progress, nlp.max_length), batch_size):
             sink.write(formatter(doc).encode("utf-8"))

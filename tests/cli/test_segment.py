@@ -22,22 +22,9 @@ ADVERSARIAL = [
     "他在2009年买了一部iPhone手机，售价5999元。abc 123",
     "国务院批准了\u2028十四个边境城市\x85为对外开放城市\x1c。",
     "记者从有关部门了解到这一消息\ufeff。",
-    ("中国经济保持平稳增长，增幅达到３．５％。" * 250)[:5000],
 ]
-
-
-@pytest.fixture(scope="module")
-def model_path(trained_nlp, tmp_path_factory):  # noqa: F811
-    path = tmp_path_factory.mktemp("pipeline") / "segmenter"
-    trained_nlp.to_disk(path)
-    return path
-
-
-@pytest.fixture(scope="module")
-def tokenizer_model_path(trained_nlp, tmp_path_factory):  # noqa: F811
-    path = tmp_path_factory.mktemp("pipeline") / "tokenizer"
-    segmenter_as_tokenizer(trained_nlp).to_disk(path)
-    return path
+# Longer than the model's max_length (64): cut into model sequences and reassembled.
+LONG_LINE = ("中国经济保持平稳增长，增幅达到３．５％。" * 250)[:5000]
 
 
 def segment(model, *args, input=None):
@@ -51,11 +38,38 @@ def write_lines(path, lines):
     return path
 
 
-def expected_words(nlp, line):
-    return [token.text for token in nlp(line) if not token.is_space]
+@pytest.fixture(scope="module")
+def model_paths(trained_nlp, tmp_path_factory):  # noqa: F811
+    """The tiny pipeline saved in both shapes: with the component, and as the tokenizer."""
+    folder = tmp_path_factory.mktemp("pipelines")
+    trained_nlp.to_disk(folder / "component")
+    segmenter_as_tokenizer(trained_nlp).to_disk(folder / "tokenizer")
+    return {"component": folder / "component", "tokenizer": folder / "tokenizer"}
 
 
-def test_text_format_one_line_per_input_line(trained_nlp, model_path, tmp_path):  # noqa: F811
+@pytest.fixture(scope="module")
+def model_path(model_paths):
+    return model_paths["component"]
+
+
+@pytest.fixture(scope="module")
+def adversarial_file(tmp_path_factory):
+    return write_lines(tmp_path_factory.mktemp("input") / "adversarial.txt", ADVERSARIAL + [LONG_LINE])
+
+
+@pytest.fixture(scope="module")
+def jsonl_outputs(model_paths, adversarial_file):
+    """--format jsonl of the adversarial lines by each shape (the component with
+    small batches, so that batching is exercised too)."""
+    outputs = {}
+    for shape, batch_size in (("component", "3"), ("tokenizer", "256")):
+        result = segment(model_paths[shape], str(adversarial_file), "--format", "jsonl", "--batch-size", batch_size)
+        assert result.exit_code == 0, result.output
+        outputs[shape] = result.stdout
+    return outputs
+
+
+def test_text_format_one_line_per_input_line(model_path, tmp_path):
     lines = ["".join(SENTENCES[0].split()), "", "   ", "\t\u3000", "".join(SENTENCES[2].split()), ""]
     result = segment(model_path, str(write_lines(tmp_path / "in.txt", lines)))
     assert result.exit_code == 0, result.output
@@ -63,12 +77,11 @@ def test_text_format_one_line_per_input_line(trained_nlp, model_path, tmp_path):
     assert result.stdout == f"{SENTENCES[0]}\n\n\n\n{SENTENCES[2]}\n\n"
 
 
-def test_text_format_matches_pipeline(trained_nlp, model_path, tmp_path):  # noqa: F811
-    result = segment(model_path, str(write_lines(tmp_path / "in.txt", ADVERSARIAL)))
+def test_text_format_is_the_jsonl_words(model_path, adversarial_file, jsonl_outputs):
+    result = segment(model_path, str(adversarial_file))
     assert result.exit_code == 0, result.output
-    output = result.stdout.split("\n")
-    assert output.pop() == ""  # every output line ends with "\n"
-    assert output == [" ".join(expected_words(trained_nlp, line)) for line in ADVERSARIAL]
+    words = [json.loads(line)["words"] for line in jsonl_outputs["component"].split("\n")[:-1]]
+    assert result.stdout == "".join(" ".join(line_words) + "\n" for line_words in words)
 
 
 def test_line_ends(model_path, tmp_path):
@@ -83,13 +96,10 @@ def test_line_ends(model_path, tmp_path):
 
 
 @pytest.mark.parametrize("shape", ["component", "tokenizer"])
-def test_jsonl_offsets_rebuild_every_line(model_path, tokenizer_model_path, tmp_path, shape):
-    model = model_path if shape == "component" else tokenizer_model_path
-    result = segment(model, str(write_lines(tmp_path / "in.txt", ADVERSARIAL)), "--format", "jsonl")
-    assert result.exit_code == 0, result.output
+def test_jsonl_offsets_rebuild_every_line(jsonl_outputs, shape):
     # str.splitlines splits at U+2028 and U+0085 too: the records must escape them.
-    records = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [record["text"] for record in records] == ADVERSARIAL
+    records = [json.loads(line) for line in jsonl_outputs[shape].splitlines()]
+    assert [record["text"] for record in records] == ADVERSARIAL + [LONG_LINE]
     for record in records:
         text, words, offsets = record["text"], record["words"], record["offsets"]
         assert len(words) == len(offsets)
@@ -103,17 +113,12 @@ def test_jsonl_offsets_rebuild_every_line(model_path, tokenizer_model_path, tmp_
         assert all(c.isspace() for c in text[position:])
         rebuilt.append(text[position:])
         assert "".join(rebuilt) == text
-    # The longest line was cut into model sequences and still segmented into words.
     assert len(records[-1]["words"]) > 100
 
 
-def test_both_pipeline_shapes_give_the_same_words(model_path, tokenizer_model_path, tmp_path):
-    path = write_lines(tmp_path / "in.txt", ADVERSARIAL)
-    by_component = segment(model_path, str(path), "--format", "jsonl", "--batch-size", "3")
-    by_tokenizer = segment(tokenizer_model_path, str(path), "--format", "jsonl")
-    assert by_component.exit_code == by_tokenizer.exit_code == 0
-    assert by_component.stdout == by_tokenizer.stdout
-    assert spacy.load(tokenizer_model_path).pipe_names == []  # really the tokenizer shape
+def test_both_pipeline_shapes_give_the_same_words(model_paths, jsonl_outputs):
+    assert spacy.load(model_paths["tokenizer"]).pipe_names == []  # really the tokenizer shape
+    assert jsonl_outputs["component"] == jsonl_outputs["tokenizer"]
 
 
 def test_stdin(model_path):
@@ -130,7 +135,7 @@ def test_files_in_order_with_stdin(model_path, tmp_path):
     stdin = "".join(SENTENCES[6].split()).encode("utf-8")
     result = segment(model_path, str(second), "-", str(first), input=stdin)
     assert result.exit_code == 0, result.output
-    assert result.stdout == f"{SENTENCES[5]}\n{SENTENCES[6]}\n{SENTENCES[4]}\n"
+    assert result.stdout == f"{SENTENCES[5]}\n{SENTENCES[6]}\n{SENTENCES[4]}\n\n"
 
 
 def test_bom_is_dropped_at_the_start_of_each_file(model_path, tmp_path):
@@ -159,7 +164,7 @@ def test_output_may_not_be_an_input(model_path, tmp_path):
     result = segment(model_path, str(path), "--output", str(path))
     assert result.exit_code != 0
     assert "is also an input" in result.stderr
-    assert path.read_text(encoding="utf-8") == "数据"
+    assert path.read_text(encoding="utf-8") == "数据\n"
 
 
 def test_progress_bar_only_for_large_input(model_path, tmp_path):
@@ -206,7 +211,7 @@ def test_line_longer_than_max_length(model_path, tmp_path, monkeypatch):
         return nlp
 
     monkeypatch.setattr(spacy, "load", load_short)
-    path = write_lines(tmp_path / "long.txt", ["短句", "这一行有十一个汉字长啊啊"])
+    path = write_lines(tmp_path / "long.txt", ["短句", "这一行有十二个汉字长啊啊"])
     result = segment(model_path, str(path))
     assert result.exit_code != 0
     assert "long.txt, line 2: 12 characters" in result.stderr

@@ -1,0 +1,68 @@
+"""Benchmark spacy-cws pipelines against peer segmenters on the same test sets.
+
+    python scripts/benchmark_peers.py OUTPUT_DIR --assets ../shared/data \\
+        --pipeline gd-ctb6=training/ctb6-cpu/model-best \\
+        --pkuseg-trained pkuseg-ctb6=training/pkuseg-ctb6 \\
+        --pkuseg-mixed assets/pkuseg_mixed
+
+Runs jieba, THULAC, pkuseg (pretrained mixed model), spaCy's zh tokenizer
+(char and jieba) and the given pipelines and retrained pkuseg models, each in
+its own process, on CTB6, SXU, ZX and the SIGHAN 2005 test sets; scores them
+with the official SIGHAN measures; writes OUTPUT_DIR/results.jsonl and
+OUTPUT_DIR/table.md and prints the table. A peer whose package or model is
+missing is skipped with a message. Timings mean something only on an idle
+machine. See scripts/train_pkuseg.py for the two pkuseg models.
+"""
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+import typer
+
+from spacy_cws.benchmark.peers import DEFAULT_PEERS, PEERS
+from spacy_cws.benchmark.run import TEST_SETS, PeerSpec, benchmark
+
+
+def _named_paths(values: List[str], option: str) -> List[Tuple[str, str]]:
+    """NAME=PATH strings -> (name, path) pairs."""
+    pairs = []
+    for value in values:
+        name, sep, path = value.partition("=")
+        if not sep or not name or not path:
+            raise typer.BadParameter(f"expected NAME=PATH, got {value!r}", param_hint=option)
+        pairs.append((name, path))
+    return pairs
+
+
+def main(
+    output_dir: Path = typer.Argument(..., help="Folder for results.jsonl, table.md, system outputs and logs."),
+    assets: Path = typer.Option(Path("assets"), "--assets", help="Corpus folder in the catalog layout (e.g. ../shared/data)."),
+    pipeline: List[str] = typer.Option([], "--pipeline", help="NAME=PATH of a spacy-cws pipeline; repeatable."),
+    pkuseg_trained: List[str] = typer.Option([], "--pkuseg-trained", help="NAME=PATH of a retrained pkuseg model; repeatable."),
+    pkuseg_mixed: Path = typer.Option(Path("assets/pkuseg_mixed"), "--pkuseg-mixed", help="Folder of pkuseg's pretrained mixed model."),
+    peers: str = typer.Option(",".join(DEFAULT_PEERS + ("pkuseg-mixed",)), "--peers", help="Comma-separated built-in peers."),
+    test_sets: str = typer.Option(",".join(TEST_SETS), "--test-sets", help="Comma-separated catalog names."),
+    max_lines: Optional[int] = typer.Option(None, "--max-lines", help="Only the first N lines of each test set (smoke runs)."),
+    repeats: int = typer.Option(1, "--repeats", help="Timed runs per test set; the best is kept."),
+    threads: int = typer.Option(1, "--threads", help="Threads for torch/OMP/MKL in every worker."),
+):
+    specs = []
+    for name in filter(None, peers.split(",")):
+        if name not in PEERS or name in ("pipeline", "pkuseg-trained"):
+            raise typer.BadParameter(f"unknown built-in peer {name!r}", param_hint="--peers")
+        specs.append(PeerSpec(name, name, str(pkuseg_mixed) if name == "pkuseg-mixed" else None))
+    specs += [PeerSpec(name, "pkuseg-trained", path) for name, path in _named_paths(pkuseg_trained, "--pkuseg-trained")]
+    specs += [PeerSpec(name, "pipeline", path) for name, path in _named_paths(pipeline, "--pipeline")]
+    labels = [spec.label for spec in specs]
+    if len(set(labels)) != len(labels):
+        raise typer.BadParameter(f"peer names must be unique: {', '.join(labels)}")
+    names = [name for name in test_sets.split(",") if name]
+    unknown = [name for name in names if name not in TEST_SETS]
+    if unknown:
+        raise typer.BadParameter(f"unknown test sets: {', '.join(unknown)}", param_hint="--test-sets")
+    benchmark(specs, names, assets, output_dir, max_lines=max_lines, repeats=repeats, threads=threads)
+    typer.echo((output_dir / "table.md").read_text(encoding="utf-8"))
+    typer.echo(f"Wrote {output_dir / 'results.jsonl'} and {output_dir / 'table.md'}")
+
+
+if __name__ == "__main__":
+    typer.run(main)

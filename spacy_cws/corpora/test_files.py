@@ -1,0 +1,51 @@
+"""A corpus's test input and gold, aligned line by line, as the SIGHAN scorer reads them."""
+import re
+from pathlib import Path
+from typing import List, Tuple
+
+from .catalog import CorpusFiles
+from .formats import read_segmented
+
+# Line ends as the corpus readers see them; str.splitlines would also split on
+# U+2028, U+0085 and other characters that can occur inside a sentence.
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+TEST_INPUT = "test_input.utf8"
+TEST_GOLD = "test_gold.utf8"
+
+
+def read_lines(path: Path) -> List[str]:
+    """A UTF-8 file's lines without their line ends (a BOM is kept, as the SIGHAN scorer keeps it)."""
+    lines = _LINE_END.split(Path(path).read_bytes().decode("utf-8"))
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def test_input_and_gold(files: CorpusFiles, assets: Path) -> Tuple[List[str], List[bytes], str]:
+    """The test input lines, the gold lines (bytes, with line ends) aligned with
+    them, and a note saying where the input came from.
+
+    With an official raw input (SIGHAN 2005), the gold file is kept byte for
+    byte, so the scorer sees exactly what the Perl script would (BOM, CRLF,
+    U+3000). Otherwise the input is the gold words joined, and the gold is
+    rewritten with one space between words (dropping ZX's ``_POS`` tags).
+    """
+    if files.test_raw:
+        # readlines splits on b"\n" only, as Perl's <FILE> does.
+        with files.path(assets, "test_gold").open("rb") as gold:
+            gold_lines = gold.readlines()
+        return read_lines(files.path(assets, "test_raw")), gold_lines, f"official raw input {files.test_raw}"
+    sentences = [s.words for s in read_segmented(files.path(assets, "test_gold"), files.format)]
+    gold_lines = [(" ".join(words) + "\n").encode("utf-8") for words in sentences]
+    return ["".join(words) for words in sentences], gold_lines, f"gold words of {files.test_gold} joined"
+
+
+def write_test_files(files: CorpusFiles, assets: Path, out_dir: Path) -> Tuple[Path, Path]:
+    """Write ``test_input.utf8`` and ``test_gold.utf8`` (UTF-8, "\\n" after each
+    input line) into ``out_dir``. RETURNS their paths."""
+    inputs, gold_lines, _ = test_input_and_gold(files, assets)
+    input_path, gold_path = Path(out_dir) / TEST_INPUT, Path(out_dir) / TEST_GOLD
+    input_path.write_bytes("".join(line + "\n" for line in inputs).encode("utf-8"))
+    gold_path.write_bytes(b"".join(gold_lines))
+    return input_path, gold_path
