@@ -1,0 +1,53 @@
+"""``python -m spacy_cws model-meta CORPUS METRICS OUTPUT``: model card fields for ``spacy package``."""
+from pathlib import Path
+
+import srsly
+import typer
+from wasabi import msg
+
+from ..corpora.catalog import get_corpus
+from . import app
+
+
+def build_meta(corpus: str, metrics: dict) -> dict:
+    """meta.json fields naming the training data, its terms and the measured scores.
+
+    metrics: the JSON written by ``evaluate`` (official SIGHAN measures and speed).
+    RAISES KeyError: for an unknown corpus.
+    """
+    files = get_corpus(corpus)
+    official, speed = metrics["official"], metrics["speed"]
+    return {
+        "description": (
+            f"Chinese word segmentation with the Gaussian-masked Directional Transformer "
+            f"(Duan & Zhao, EMNLP 2020), trained on {files.source}. Test set, official SIGHAN "
+            f"measures: P {official['precision']:.4f}, R {official['recall']:.4f}, F1 {official['f1']:.4f}, "
+            f"OOV recall {_fraction(official['oov_recall'])}; {speed['chars_per_second']:,.0f} characters per second "
+            f"through nlp.pipe on CPU. Training data terms: {files.terms}."
+        ),
+        "license": f"Model code MIT; weights trained on {corpus} data: {files.terms}",
+        "sources": [{"name": files.source, "license": files.terms}],
+        "spacy_cws_test_scores": {"corpus": corpus, **official, "chars_per_second": speed["chars_per_second"]},
+    }
+
+
+def _fraction(value) -> str:
+    """A fraction to 4 decimals; "--" where the scorer had nothing to measure (no OOV words)."""
+    return "--" if value is None else f"{value:.4f}"
+
+
+@app.command("model-meta")
+def model_meta_cli(
+    corpus: str = typer.Argument(..., help="The training corpus: pku, msr, as, cityu, ctb6, sxu or zx."),
+    metrics: Path = typer.Argument(..., help="Metrics JSON written by evaluate."),
+    output: Path = typer.Argument(..., help="meta.json fields to pass to spacy package --meta-path."),
+):
+    """Write model card fields (training data, its terms, test scores) for spacy package."""
+    if not metrics.is_file():
+        msg.fail(f"Metrics file not found: {metrics} (run evaluate first)", exits=1)
+    try:
+        meta = build_meta(corpus, srsly.read_json(metrics))
+    except KeyError as err:
+        msg.fail(f"Cannot build the model card: {err.args[0]}", exits=1)
+    srsly.write_json(output, meta)
+    msg.good(f"Wrote {output}")

@@ -1,0 +1,23 @@
+import pytest
+
+from spacy_cws.cli.model_meta import build_meta
+
+METRICS = {
+    "official": {"precision": 0.95, "recall": 0.94, "f1": 0.945, "oov_rate": 0.05, "oov_recall": None,
+                 "iv_recall": 0.96, "true_words": 100, "test_words": 99},
+    "speed": {"chars_per_second": 12345.6},
+}
+
+
+def test_model_card_states_data_terms_and_scores():
+    meta = build_meta("ctb6", METRICS)
+    assert "LDC2007T36" in meta["license"] and "research use" in meta["license"]
+    assert "F1 0.9450" in meta["description"] and "OOV recall --" in meta["description"]
+    assert "12,346 characters per second" in meta["description"]
+    assert meta["spacy_cws_test_scores"]["true_words"] == 100
+    assert meta["sources"][0]["license"] == meta["license"].split(": ", 1)[1]
+
+
+def test_unknown_corpus():
+    with pytest.raises(KeyError, match="Unknown corpus"):
+        build_meta("nope", METRICS)
