@@ -1,12 +1,13 @@
 """Shared fixtures and the ``--runslow`` switch (spaCy's convention)."""
+import os
 from pathlib import Path
 
 import pytest
 
+from .segmentation_data import MODEL, blank_pipeline, make_examples
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # The corpora sit beside the checkout (../shared/data); SPACY_CWS_DATA overrides.
-import os
-
 SHARED_DATA = Path(os.environ.get("SPACY_CWS_DATA", REPO_ROOT.parent / "shared" / "data"))
 
 
@@ -29,3 +30,18 @@ def shared_data() -> Path:
     if not SHARED_DATA.exists():
         pytest.skip(f"corpora folder not found: {SHARED_DATA}")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def trained_nlp():
+    """A tiny gd_segmenter pipeline overfitted once per session on SENTENCES."""
+    nlp = blank_pipeline()
+    nlp.add_pipe("gd_segmenter", config={"model": MODEL, "max_length": 64, "batch_units": 256})
+    examples = make_examples(nlp)
+    optimizer = nlp.initialize(lambda: examples)
+    optimizer.learn_rate = 0.003
+    for _ in range(120):
+        losses = {}
+        nlp.update(examples, sgd=optimizer, losses=losses)
+    assert losses["gd_segmenter"] < 0.01, losses
+    return nlp

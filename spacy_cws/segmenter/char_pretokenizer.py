@@ -7,6 +7,7 @@ always the input.
 """
 from typing import Callable
 
+from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import DummyTokenizer, get_words_and_spaces, registry
 from spacy.vocab import Vocab
@@ -27,8 +28,8 @@ class CharPretokenizer(DummyTokenizer):
 
 
 @registry.tokenizers("spacy-cws.CharPretokenizer.v1")
-def create_char_pretokenizer() -> Callable[["Language"], CharPretokenizer]:  # noqa: F821
-    def make_tokenizer(nlp) -> CharPretokenizer:
+def create_char_pretokenizer() -> Callable[[Language], CharPretokenizer]:
+    def make_tokenizer(nlp: Language) -> CharPretokenizer:
         return CharPretokenizer(nlp.vocab)
 
     return make_tokenizer

@@ -6,10 +6,8 @@ this tokenizer predicts the words and creates the Doc directly from words and
 spaces (``spacy.util.get_words_and_spaces``), like spaCy's ChineseTokenizer.
 ``nlp.tokenizer.pipe(texts)`` segments texts in batches.
 """
-from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional
 
-import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import DummyTokenizer, get_words_and_spaces, load_model_from_config, minibatch, registry

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from spacy_cws.cli import app
 from spacy_cws.segmenter.segmenter_tokenizer import segmenter_as_tokenizer
 
-from ..segmenter.conftest import SENTENCES, trained_nlp  # noqa: F401  (the session fixture)
+from ..segmentation_data import SENTENCES
 
 # Lines that break naive line handling or offset arithmetic.
 ADVERSARIAL = [
@@ -39,7 +39,7 @@ def write_lines(path, lines):
 
 
 @pytest.fixture(scope="module")
-def model_paths(trained_nlp, tmp_path_factory):  # noqa: F811
+def model_paths(trained_nlp, tmp_path_factory):
     """The tiny pipeline saved in both shapes: with the component, and as the tokenizer."""
     folder = tmp_path_factory.mktemp("pipelines")
     trained_nlp.to_disk(folder / "component")

@@ -3,7 +3,6 @@
 No test touches the network: downloads go through a fake ``download`` function."""
 import shutil
 import zipfile
-from pathlib import Path
 from urllib.error import URLError
 
 import pytest

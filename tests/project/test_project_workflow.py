@@ -1,13 +1,12 @@
 """Smoke run of ``spacy project run all`` on a tiny fixture corpus."""
 import shutil
 
-import pytest
 import spacy
 import srsly
 from weasel.cli.run import project_run
 
 from ..conftest import REPO_ROOT
-from ..segmenter.conftest import SENTENCES
+from ..segmentation_data import SENTENCES
 
 TINY_MODEL = {
     "components.gd_segmenter.model.width": "16",

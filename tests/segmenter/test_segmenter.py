@@ -6,7 +6,7 @@ import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from .conftest import SENTENCES, blank_pipeline, make_examples, MODEL
+from ..segmentation_data import MODEL, SENTENCES, blank_pipeline, make_examples
 
 
 def _words(nlp, texts, batch_size=8):

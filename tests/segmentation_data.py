@@ -1,10 +1,8 @@
-"""A small segmenter overfitted once per session on hand-segmented sentences."""
-import pytest
+"""Hand-segmented sentences and a tiny model config shared by the tests."""
 import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
 
-import spacy_cws  # noqa: F401  (registers the Doc extension)
 
 # Realistic news-style sentences, segmented by hand in the CTB style.
 SENTENCES = [
@@ -31,17 +29,3 @@ def make_examples(nlp, sentences=SENTENCES):
         reference = Doc(nlp.vocab, words=words, spaces=[False] * len(words))
         examples.append(Example(nlp.make_doc(reference.text), reference))
     return examples
-
-
-@pytest.fixture(scope="session")
-def trained_nlp():
-    nlp = blank_pipeline()
-    nlp.add_pipe("gd_segmenter", config={"model": MODEL, "max_length": 64, "batch_units": 256})
-    examples = make_examples(nlp)
-    optimizer = nlp.initialize(lambda: examples)
-    optimizer.learn_rate = 0.003
-    for _ in range(120):
-        losses = {}
-        nlp.update(examples, sgd=optimizer, losses=losses)
-    assert losses["gd_segmenter"] < 0.01, losses
-    return nlp
