@@ -21,7 +21,6 @@ from enum import Enum
 from pathlib import Path
 from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, NoReturn, Optional
 
-import click
 import spacy
 import typer
 from spacy.language import Language
@@ -93,7 +92,7 @@ def read_inputs(inputs: List[str], progress: tqdm, max_length: int) -> Iterator[
     """Yield the lines of all inputs in order; ``-`` is standard input."""
     for name in inputs:
         if name == STDIN:
-            yield from read_lines(click.get_binary_stream("stdin"), "<stdin>", progress, max_length)
+            yield from read_lines(sys.stdin.buffer, "<stdin>", progress, max_length)
             continue
         try:
             stream = open(name, "rb")
@@ -186,7 +185,7 @@ def segment_cli(
     total = None if STDIN in inputs else sum(Path(name).stat().st_size for name in inputs)
     formatter = FORMATTERS[output_format]
     if output is None:
-        sink = click.get_binary_stream("stdout")
+        sink = sys.stdout.buffer
     else:
         try:
             output.parent.mkdir(parents=True, exist_ok=True)
