@@ -6,6 +6,8 @@ import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
 
+from spacy_cws.segmenter.chunking import chunk_spans
+
 from ..segmentation_data import MODEL, SENTENCES, blank_pipeline, make_examples
 
 
@@ -65,11 +67,16 @@ def test_text_is_never_lost(trained_nlp, text):
 
 
 def test_long_text_is_split_and_reassembled(trained_nlp):
-    sentence = "".join(SENTENCES[1].split())
-    text = sentence * 40  # far over max_length = 64 units
+    segmenter = trained_nlp.get_pipe("gd_segmenter")
+    text = "".join(SENTENCES[1].split()) * 40  # far over max_length = 64 units
     doc = trained_nlp(text)
     assert doc.text == text
-    assert [t.text for t in doc][: len(SENTENCES[1].split())] == SENTENCES[1].split()
+    view = segmenter.normaliser(text)
+    spans = chunk_spans(view.symbols, segmenter.cfg["max_length"])
+    assert len(spans) > 1
+    cuts = {int(view.starts[start]) for start, _ in spans[1:]}
+    assert cuts <= {token.idx for token in doc}  # every cut is a word boundary,
+    assert all(text[cut - 1] == "。" for cut in cuts)  # placed after a clause end
 
 
 def test_whitespace_is_kept_and_never_a_word_error(trained_nlp):
