@@ -33,7 +33,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..corpora.catalog import CorpusFiles, get_corpus
 from ..corpora.formats import read_segmented
-from ..corpora.test_files import test_input_and_gold
+from ..corpora.test_files import read_lines, test_input_and_gold
 from ..scoring.sighan import score_files
 from .peers import get_peer, missing_model, missing_package
 
@@ -140,13 +140,6 @@ def _write_lines(path: Path, lines: Sequence[str]) -> None:
     Path(path).write_bytes("".join(line + "\n" for line in lines).encode("utf-8"))
 
 
-def _read_lines(path: Path) -> List[str]:
-    # Split on "\n" only: the inputs were written with "\n" line ends, and
-    # str.splitlines would also split inside a line at U+2028, U+0085, ...
-    text = Path(path).read_bytes().decode("utf-8")
-    return text.split("\n")[:-1]
-
-
 def current_rss_mb() -> Optional[float]:
     """Resident memory of this process in MiB, or None where it cannot be read."""
     try:
@@ -206,7 +199,7 @@ def run_peer(
     load_seconds = time.perf_counter() - start
     rss_loaded = current_rss_mb()
     if test_sets:
-        segment([line for line in _read_lines(Path(test_sets[0].input)) if line.strip()][:WARM_UP_LINES])
+        segment([line for line in read_lines(Path(test_sets[0].input)) if line.strip()][:WARM_UP_LINES])
     common = {
         **header,
         "status": "ok",
@@ -223,7 +216,7 @@ def run_peer(
     }
     records = []
     for test_set in test_sets:
-        lines = _read_lines(Path(test_set.input))
+        lines = read_lines(Path(test_set.input))
         # Empty lines stay empty, unsegmented: there is nothing to time, and the
         # scorer skips lines whose gold line is empty.
         texts = [line for line in lines if line.strip()]

@@ -75,14 +75,25 @@ def read_segmented(
     return _read(path, fmt, stats if stats is not None else ReadStats())
 
 
-def _read(path: Path, fmt: str, stats: ReadStats) -> Iterator[SegmentedSentence]:
-    for line_no, raw in _raw_lines(path, stats):
+def read_text_lines(path: Path, stats: Optional[ReadStats] = None) -> Iterator[Tuple[int, str]]:
+    """Yield (1-based line number, decoded line without its line end) of a UTF-8 file.
+
+    Lines end at ``\\r\\n``, ``\\n`` or ``\\r`` only (never at U+2028, U+0085,
+    ...); a BOM is kept. RAISES CorpusFormatError naming the file and line for
+    bytes that are not valid UTF-8.
+    """
+    for line_no, raw in _raw_lines(Path(path), stats if stats is not None else ReadStats()):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as err:
             bad = raw[err.start : err.start + 1].hex()
             reason = f"not valid UTF-8 (byte 0x{bad} at byte {err.start + 1} of the line)"
             raise CorpusFormatError(path, line_no, reason) from err
+        yield line_no, text
+
+
+def _read(path: Path, fmt: str, stats: ReadStats) -> Iterator[SegmentedSentence]:
+    for line_no, text in read_text_lines(path, stats):
         if line_no == 1:
             text = text.removeprefix("\ufeff")
         # str.split() splits on every Unicode whitespace character, so no word

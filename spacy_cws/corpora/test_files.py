@@ -1,25 +1,18 @@
 """A corpus's test input and gold, aligned line by line, as the SIGHAN scorer reads them."""
-import re
 from pathlib import Path
 from typing import List, Tuple
 
 from .catalog import CorpusFiles
-from .formats import read_segmented
-
-# Line ends as the corpus readers see them; str.splitlines would also split on
-# U+2028, U+0085 and other characters that can occur inside a sentence.
-_LINE_END = re.compile(r"\r\n|\r|\n")
+from .formats import read_segmented, read_text_lines
 
 TEST_INPUT = "test_input.utf8"
 TEST_GOLD = "test_gold.utf8"
 
 
 def read_lines(path: Path) -> List[str]:
-    """A UTF-8 file's lines without their line ends (a BOM is kept, as the SIGHAN scorer keeps it)."""
-    lines = _LINE_END.split(Path(path).read_bytes().decode("utf-8"))
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
+    """A UTF-8 file's lines without their line ends (a BOM is kept, as the SIGHAN scorer keeps it).
+    RAISES CorpusFormatError naming the file and line of undecodable bytes."""
+    return [text for _, text in read_text_lines(path)]
 
 
 def test_input_and_gold(files: CorpusFiles, assets: Path) -> Tuple[List[str], List[bytes], str]:
