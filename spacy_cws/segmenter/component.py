@@ -19,6 +19,7 @@ from spacy.language import Language
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
+from spacy.training.batchers import minibatch_by_padded_size
 from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer
 from thinc.types import Floats3d
@@ -180,18 +181,16 @@ class Segmenter(TrainablePipe):
 
     def _score_sequences(self, sequences: List[numpy.ndarray]) -> List[Floats3d]:
         """Run the model over length-sorted batches of at most ``batch_units`` padded units."""
-        order = sorted(range(len(sequences)), key=lambda i: len(sequences[i]))
+        if not sequences:
+            return []
+        position = {id(seq): i for i, seq in enumerate(sequences)}
         results: List[Optional[Floats3d]] = [None] * len(sequences)
-        batch: List[int] = []
-        for index in order + [None]:
-            width = len(sequences[index]) + 2 if index is not None else 0
-            if batch and (index is None or width * (len(batch) + 1) > self.cfg["batch_units"]):
-                scores = self.model.predict([sequences[i] for i in batch])
-                for i, score in zip(batch, scores):
-                    results[i] = self.model.ops.to_numpy(score)
-                batch = []
-            if index is not None:
-                batch.append(index)
+        batches = minibatch_by_padded_size(
+            sequences, size=self.cfg["batch_units"], buffer=len(sequences), get_length=lambda seq: len(seq) + 2
+        )
+        for batch in batches:
+            for seq, score in zip(batch, self.model.predict(batch)):
+                results[position[id(seq)]] = self.model.ops.to_numpy(score)
         return results
 
     def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
