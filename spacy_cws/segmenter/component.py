@@ -232,9 +232,9 @@ class Segmenter(TrainablePipe):
         if not any(len(eg.predicted) for eg in examples):
             return losses
         self._check_initialized()
-        _, _, sequences = self._featurize(eg.predicted.text for eg in examples)
+        views, spans, sequences = self._featurize(eg.predicted.text for eg in examples)
         scores, backprop = self.model.begin_update(sequences)
-        loss, d_scores = self.get_loss(examples, scores)
+        loss, d_scores = self._loss(examples, views, spans, scores)
         backprop(d_scores)
         if sgd not in (None, False):
             self.finish_update(sgd)
@@ -250,17 +250,26 @@ class Segmenter(TrainablePipe):
         RAISES ValueError: if a reference text differs from its predicted text, or the loss is NaN.
         """
         validate_examples(examples, "Segmenter.get_loss")
+        views, spans, _ = self._featurize(eg.predicted.text for eg in examples)
+        return self._loss(examples, views, spans, scores)
+
+    def _loss(
+        self,
+        examples: Sequence[Example],
+        views: List[CharacterView],
+        spans: List[List[Tuple[int, int]]],
+        scores: List[Floats3d],
+    ) -> Tuple[float, List[Floats3d]]:
+        """get_loss for texts already featurized (views and sequence spans per example)."""
         labels: List[numpy.ndarray] = []
-        for eg in examples:
+        for eg, view, text_spans in zip(examples, views, spans):
             if eg.reference.text != eg.predicted.text:
                 raise ValueError(
                     f"'{self.name}' needs the reference and predicted texts to be identical; "
                     f"got '{eg.reference.text[:50]}' and '{eg.predicted.text[:50]}'"
                 )
-            view = self.normaliser(eg.predicted.text)
-            spans = chunk_spans(view.symbols, self.cfg["max_length"])
             starts = unit_starts_word(view, (token.idx for token in eg.reference if not token.is_space))
-            labels.extend(gap_labels(starts, spans))
+            labels.extend(gap_labels(starts, text_spans))
         ops = self.model.ops
         n_gaps = sum(len(gold) for gold in labels)
         loss = 0.0
