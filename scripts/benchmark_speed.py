@@ -1,52 +1,86 @@
 """Characters per second of a segmentation pipeline over a text file, through nlp.pipe.
 
-    python scripts/benchmark_speed.py PIPELINE TEXT_FILE [--batch-size 256 ...] [--repeats 3]
+    python scripts/benchmark_speed.py PIPELINE TEXT_FILE [--batch-size 256 ...]
+        [--long-document 1000000] [--repeats 3] [--output speed.jsonl]
 
 TEXT_FILE is raw or segmented text, one sentence per line (spaces are removed,
 so a gold file such as ctb6/test.seg can be used). Prints one JSON line per
-batch size: characters, best-of-N seconds, chars_per_second, torch threads. A
-benchmark, not a test: run it on an idle machine.
+measurement: characters, best-of-N seconds, chars_per_second, torch threads,
+and the process's peak RSS after loading the pipeline. ``--long-document N``
+also times one nlp(text) call on a single line of N characters made by
+joining the file's sentences (repeated as needed). A benchmark, not a test:
+run it on an idle machine.
 """
 import json
 import time
 from pathlib import Path
-from typing import List
+from typing import Callable, List, Optional
 
 import spacy
+import srsly
 import torch
 import typer
+
+from spacy_cws.benchmark.run import peak_rss_mb
+
+
+def best_seconds(run: Callable[[], None], repeats: int) -> float:
+    """The fastest of ``repeats`` wall-clock timings of ``run``, in seconds."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def long_document(texts: List[str], characters: int) -> str:
+    """One line of exactly ``characters`` characters: the texts joined, repeated as needed."""
+    joined = "".join(texts)
+    return (joined * (characters // len(joined) + 1))[:characters]
 
 
 def main(
     pipeline: str = typer.Argument(..., help="Pipeline name or path."),
     text_file: Path = typer.Argument(..., help="One sentence per line (spaces are removed)."),
     batch_size: List[int] = typer.Option([256], "--batch-size", help="nlp.pipe batch sizes to time."),
-    repeats: int = typer.Option(3, "--repeats", help="Timed runs per batch size; the best is reported."),
+    long_document_chars: int = typer.Option(0, "--long-document", help="Also time one document of this many characters (0: no)."),
+    repeats: int = typer.Option(3, "--repeats", help="Timed runs per measurement; the best is reported."),
     tokenizer_pipe: bool = typer.Option(False, "--tokenizer-pipe", help="Time nlp.tokenizer.pipe instead (SegmenterTokenizer pipelines)."),
+    output: Optional[Path] = typer.Option(None, "--output", help="Also write the JSON lines here."),
 ):
+    start = time.perf_counter()
     nlp = spacy.load(pipeline)
+    load_seconds = time.perf_counter() - start
+    rss_after_load = peak_rss_mb()
     texts = ["".join(line.split()) for line in text_file.read_text(encoding="utf-8").splitlines()]
     texts = [text for text in texts if text]
     characters = sum(len(text) for text in texts)
     run = nlp.tokenizer.pipe if tokenizer_pipe else nlp.pipe
     list(run(texts[:64], batch_size=64))  # warm-up
+    common = {
+        "pipeline": pipeline,
+        "file": str(text_file),
+        "load_seconds": round(load_seconds, 2),
+        "peak_rss_mb_after_load": round(rss_after_load, 1) if rss_after_load else None,
+        "torch_threads": torch.get_num_threads(),
+    }
+    records = []
     for size in batch_size:
-        best = float("inf")
-        for _ in range(repeats):
-            start = time.perf_counter()
-            for doc in run(texts, batch_size=size):
-                pass
-            best = min(best, time.perf_counter() - start)
-        print(json.dumps({
-            "pipeline": pipeline,
-            "file": str(text_file),
-            "call": "nlp.tokenizer.pipe" if tokenizer_pipe else "nlp.pipe",
-            "batch_size": size,
-            "characters": characters,
-            "seconds": round(best, 3),
-            "chars_per_second": round(characters / best),
-            "torch_threads": torch.get_num_threads(),
-        }))
+        seconds = best_seconds(lambda: list(run(texts, batch_size=size)), repeats)
+        call = "nlp.tokenizer.pipe" if tokenizer_pipe else "nlp.pipe"
+        records.append({**common, "call": call, "batch_size": size, "characters": characters, "seconds": round(seconds, 3)})
+    if long_document_chars:
+        document = long_document(texts, long_document_chars)
+        call = nlp.tokenizer if tokenizer_pipe else nlp
+        seconds = best_seconds(lambda: call(document), repeats)
+        records.append({**common, "call": "one document", "batch_size": 1, "characters": len(document), "seconds": round(seconds, 3)})
+    for record in records:
+        record["chars_per_second"] = round(record["characters"] / record["seconds"])
+        record["peak_rss_mb"] = round(peak_rss_mb() or 0, 1) or None
+        print(json.dumps(record))
+    if output:
+        srsly.write_jsonl(output, records)
 
 
 if __name__ == "__main__":

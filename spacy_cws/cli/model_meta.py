@@ -1,5 +1,6 @@
 """``python -m spacy_cws model-meta CORPUS METRICS OUTPUT``: model card fields for ``spacy package``."""
 from pathlib import Path
+from typing import List, Optional
 
 import srsly
 import typer
@@ -9,15 +10,16 @@ from ..corpora.catalog import get_corpus
 from . import app
 
 
-def build_meta(corpus: str, metrics: dict) -> dict:
+def build_meta(corpus: str, metrics: dict, speed_records: Optional[List[dict]] = None) -> dict:
     """meta.json fields naming the training data, its terms and the measured scores.
 
     metrics: the JSON written by ``evaluate`` (official SIGHAN measures and speed).
+    speed_records: the JSON lines of scripts/benchmark_speed.py, if measured.
     RAISES KeyError: for an unknown corpus.
     """
     files = get_corpus(corpus)
     official, speed = metrics["official"], metrics["speed"]
-    return {
+    meta = {
         "description": (
             f"Chinese word segmentation with the Gaussian-masked Directional Transformer "
             f"(Duan & Zhao, EMNLP 2020), trained on {files.source}. Test set, official SIGHAN "
@@ -29,6 +31,20 @@ def build_meta(corpus: str, metrics: dict) -> dict:
         "sources": [{"name": files.source, "license": files.terms}],
         "spacy_cws_test_scores": {"corpus": corpus, **official, "chars_per_second": speed["chars_per_second"]},
     }
+    if speed_records:
+        fields = ("call", "batch_size", "characters", "chars_per_second", "torch_threads", "peak_rss_mb_after_load")
+        meta["spacy_cws_speed"] = [{key: record.get(key) for key in fields} for record in speed_records]
+        meta["description"] += " Speed on CPU: " + "; ".join(_speed_phrase(record) for record in speed_records) + "."
+    return meta
+
+
+def _speed_phrase(record: dict) -> str:
+    where = (
+        f"one {record['characters']:,}-character document"
+        if record["call"] == "one document"
+        else f"{record['call']} batch size {record['batch_size']}"
+    )
+    return f"{record['chars_per_second']:,.0f} characters per second for {where} ({record['torch_threads']} torch threads)"
 
 
 def _fraction(value) -> str:
@@ -41,12 +57,15 @@ def model_meta_cli(
     corpus: str = typer.Argument(..., help="The training corpus: pku, msr, as, cityu, ctb6, sxu or zx."),
     metrics: Path = typer.Argument(..., help="Metrics JSON written by evaluate."),
     output: Path = typer.Argument(..., help="meta.json fields to pass to spacy package --meta-path."),
+    speed: Optional[Path] = typer.Option(None, "--speed", help="JSON lines written by scripts/benchmark_speed.py --output."),
 ):
     """Write model card fields (training data, its terms, test scores) for spacy package."""
     if not metrics.is_file():
         msg.fail(f"Metrics file not found: {metrics} (run evaluate first)", exits=1)
     try:
-        meta = build_meta(corpus, srsly.read_json(metrics))
+        if speed is not None and not speed.is_file():
+            msg.fail(f"Speed file not found: {speed} (run scripts/benchmark_speed.py --output first)", exits=1)
+        meta = build_meta(corpus, srsly.read_json(metrics), list(srsly.read_jsonl(speed)) if speed else None)
     except KeyError as err:
         msg.fail(f"Cannot build the model card: {err.args[0]}", exits=1)
     srsly.write_json(output, meta)

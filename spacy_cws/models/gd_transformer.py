@@ -8,11 +8,11 @@ from typing import List, Tuple
 
 from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
-from thinc.types import Floats3d, Ints1d
+from thinc.types import Floats3d, Ints2d
 
 from .pytorch_gd_transformer import BOS, EOS, GDTransformer, validate_settings
 
-InT = List[Ints1d]
+InT = List[Ints2d]
 OutT = List[Floats3d]
 
 
@@ -33,11 +33,15 @@ def build_gd_transformer(
     hired: bool = True,
     highway_input: bool = True,
     highway_output: bool = True,
+    bigram_width: int = 0,
 ) -> Model[InT, OutT]:
     """The GD-Transformer gap scorer (Duan & Zhao 2020; see GDTransformer).
 
-    Input: a list of sequences, each int array (n,) of symbol ids >= 4 (UNK = 1
-    for unknown symbols); BOS and EOS are added here.
+    Input: a list of sequences, each int array (n, 3): per symbol its unigram
+    id, left bigram id and right bigram id (ids >= 4, UNK = 1 for unknown
+    ones; see segmenter/symbol_ids.py); BOS and EOS are added here. The bigram
+    columns are used only when bigram_width > 0 (an extension after Qiu et al.
+    2020 eq. 13; the paper's model has bigram_width = 0).
     Output: per sequence float array (H, n + 1, 2) of gap logits, H = 2 with
     Highway-O (head 0 final, head 1 early) else 1; gap g lies before symbol g,
     so gaps 0 and n are the sequence's outer edges.
@@ -59,13 +63,14 @@ def build_gd_transformer(
         hired=hired,
         highway_input=highway_input,
         highway_output=highway_output,
+        bigram_width=bigram_width,
     )
     validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
     return Model(
         "gd_transformer",
         forward,
         init=init,
-        dims={"nV": None},
+        dims={"nV": None, "nB": None},
         attrs={"settings": settings},
     )
 
@@ -73,8 +78,7 @@ def build_gd_transformer(
 def init(model: Model, X=None, Y=None) -> None:
     if model.layers:
         return
-    n_symbols = model.get_dim("nV")
-    module = GDTransformer(n_symbols=n_symbols, **model.attrs["settings"])
+    module = GDTransformer(n_symbols=model.get_dim("nV"), n_bigrams=model.get_dim("nB"), **model.attrs["settings"])
     model._layers.append(
         PyTorchWrapper_v2(module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs)
     )
@@ -90,12 +94,14 @@ def _convert_inputs(model: Model, X: InT, is_train: bool):
     ops = model.ops
     lengths = [len(x) + 2 for x in X]
     ids = ops.alloc2i(len(X), max(lengths), dtype="int64")
+    bigrams = ops.alloc3i(len(X), max(lengths), 2, dtype="int64")
     for row, seq in enumerate(X):
         ids[row, 0] = BOS
-        ids[row, 1 : len(seq) + 1] = seq
+        ids[row, 1 : len(seq) + 1] = seq[:, 0]
         ids[row, len(seq) + 1] = EOS
+        bigrams[row, 1 : len(seq) + 1] = seq[:, 1:]
     lengths_arr = ops.asarray1i(lengths, dtype="int64")
-    args = (xp2torch(ids), xp2torch(lengths_arr))
+    args = (xp2torch(ids), xp2torch(lengths_arr), xp2torch(bigrams))
     return ArgsKwargs(args=args, kwargs={}), lambda d_inputs: []
 
 

@@ -92,6 +92,11 @@ class GDTransformer(nn.Module):
     """GD-Transformer gap scorer.
 
     n_symbols: vocabulary size including the 4 specials (PAD, UNK, BOS, EOS).
+    n_bigrams: bigram vocabulary size including the specials (used only when
+        bigram_width > 0).
+    bigram_width: width of the bigram embedding table; 0 = unigrams only (the
+        paper). Otherwise each position's embedding adds FC([e_bi(c[t-1]c[t]);
+        e_bi(c[t]c[t+1])]) to the unigram's, as Qiu et al. 2020 eq. 13.
     width, depth, n_heads, ff_width, dropout: Table 4 hyperparameters (depth
         is layers per encoder).
     attention_dropout: dropout on the attention weights (0 = none).
@@ -109,6 +114,7 @@ class GDTransformer(nn.Module):
     def __init__(
         self,
         n_symbols: int,
+        n_bigrams: int,
         width: int,
         depth: int,
         n_heads: int,
@@ -124,8 +130,11 @@ class GDTransformer(nn.Module):
         hired: bool,
         highway_input: bool,
         highway_output: bool,
+        bigram_width: int = 0,
     ):
         super().__init__()
+        if bigram_width < 0:
+            raise ValueError(f"bigram_width must be >= 0, got {bigram_width}")
         encoders = list(encoders)
         validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
         self.width = width
@@ -138,6 +147,10 @@ class GDTransformer(nn.Module):
         self.highway_output = highway_output
         self.split = depth // 2 if hired else depth
         self.embedding = nn.Embedding(n_symbols, width, padding_idx=PAD)
+        self.bigram_width = bigram_width
+        if bigram_width:
+            self.bigram_embedding = nn.Embedding(n_bigrams, bigram_width, padding_idx=PAD)
+            self.bigram_projection = nn.Linear(2 * bigram_width, width)
         self.embedding_dropout = nn.Dropout(dropout)
         # nn.ModuleDict keys may not be "forward" (a Module attribute): key by direction + "_encoder".
         self.directions = encoders
@@ -166,12 +179,17 @@ class GDTransformer(nn.Module):
         eye = torch.eye(length, dtype=torch.bool, device=device)
         return allowed | eye
 
-    def forward(self, ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    def forward(self, ids: torch.Tensor, lengths: torch.Tensor, bigrams: torch.Tensor) -> torch.Tensor:
         """ids: int64 (B, T), BOS + symbols + EOS + PAD; lengths: int64 (B,), T_b
-        including BOS and EOS. RETURNS gap logits (H, B, T - 1, 2), H =
-        n_heads_out, head 0 the final scorer; gap g lies between positions g, g+1."""
+        including BOS and EOS; bigrams: int64 (B, T, 2), each position's left and
+        right bigram ids (PAD at BOS, EOS and padding; ignored when
+        bigram_width = 0). RETURNS gap logits (H, B, T - 1, 2), H = n_heads_out,
+        head 0 the final scorer; gap g lies between positions g, g+1."""
         length = ids.shape[1]
-        x = self.embedding(ids) * math.sqrt(self.width)
+        x = self.embedding(ids)
+        if self.bigram_width:
+            x = x + self.bigram_projection(self.bigram_embedding(bigrams).flatten(-2))
+        x = x * math.sqrt(self.width)
         if self.position == "sinusoidal":
             x = x + sinusoidal_positions(length, self.width, ids.device)
         embedded = self.embedding_dropout(x)

@@ -5,12 +5,15 @@ stays in the Doc as spaCy keeps it (a single space as the previous token's
 trailing whitespace, anything else as whitespace tokens), so ``doc.text`` is
 always the input.
 """
+import re
 from typing import Callable
 
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import DummyTokenizer, get_words_and_spaces, registry
 from spacy.vocab import Vocab
+
+_NON_SPACE = re.compile(r"\S")
 
 
 class CharPretokenizer(DummyTokenizer):
@@ -22,7 +25,7 @@ class CharPretokenizer(DummyTokenizer):
     def __call__(self, text: str) -> Doc:
         if not isinstance(text, str):
             raise TypeError(f"CharPretokenizer takes a str, got {type(text).__name__}")
-        characters = [c for c in text if not c.isspace()]
+        characters = _NON_SPACE.findall(text)
         words, spaces = get_words_and_spaces(characters, text)
         return Doc(self.vocab, words=words, spaces=spaces)
 

@@ -18,7 +18,7 @@ characters it stands for, so words are always cut from the input's own text and
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import List, Optional
+from typing import Optional
 
 import numpy
 
@@ -28,17 +28,25 @@ LATIN_SYMBOL = "X"
 # U+3000 (ideographic space) -> space; U+FF01..U+FF5E -> U+0021..U+007E.
 _WIDTH_FOLDING = {0x3000: 0x20, **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}}
 
-_UNIT_WITH_RUNS = re.compile(
-    r"(?P<number>[0-9]+(?:[.·][0-9]+)*%?)|(?P<latin>[A-Za-z_.]+)|(?P<char>\S)"
-)
-_UNIT_WITHOUT_RUNS = re.compile(r"(?P<char>\S)")
+# Number and Latin runs, tried in this order at each position (as one scanner
+# over "number | latin | any non-space character" would).
+_RUN = re.compile(r"(?P<number>[0-9]+(?:[.·][0-9]+)*%?)|(?P<latin>[A-Za-z_.]+)")
+_RUN_SYMBOLS = {"number": ord(NUMBER_SYMBOL), "latin": ord(LATIN_SYMBOL)}
+# Every character for which str.isspace() is true lies below U+3001.
+_SPACE_TABLE = numpy.array([chr(code).isspace() for code in range(0x3001)] + [False])
+
+
+def code_points(characters: str) -> numpy.ndarray:
+    """uint32 (n,): the code point of each character (lone surrogates included)."""
+    return numpy.frombuffer(characters.encode("utf-32-le", "surrogatepass"), dtype=numpy.uint32)
 
 
 @dataclass(frozen=True)
 class CharacterView:
     """The units of one text as the model sees them.
 
-    symbols (List[str]): the normalised symbol of each unit, length n.
+    symbols (str): the normalised symbol of each unit, one character per unit
+        (a run is "0" or "X"), length n.
     starts (numpy.ndarray): int64 (n,), offset of each unit's first character
         in the input text.
     ends (numpy.ndarray): int64 (n,), offset just past each unit's last character.
@@ -46,7 +54,7 @@ class CharacterView:
         i-1 and unit i, so a word must start at unit i (False for unit 0).
     """
 
-    symbols: List[str]
+    symbols: str
     starts: numpy.ndarray
     ends: numpy.ndarray
     spaced: numpy.ndarray
@@ -104,25 +112,30 @@ class Normaliser:
         return text
 
     def __call__(self, text: str) -> CharacterView:
-        """Build the view of ``text``; never raises on any str input."""
+        """Build the view of ``text``; never raises on any str input.
+
+        Vectorised over characters with numpy; Python loops only over number
+        and Latin runs (whole runs, not their characters).
+        """
         normalised = self.normalise_characters(text)
-        pattern = _UNIT_WITH_RUNS if self.collapse_runs else _UNIT_WITHOUT_RUNS
-        symbols: List[str] = []
-        starts: List[int] = []
-        ends: List[int] = []
-        for match in pattern.finditer(normalised):
-            kind = match.lastgroup
-            if kind == "number":
-                symbols.append(NUMBER_SYMBOL)
-            elif kind == "latin":
-                symbols.append(LATIN_SYMBOL)
-            else:
-                symbols.append(match.group())
-            starts.append(match.start())
-            ends.append(match.end())
-        starts_arr = numpy.asarray(starts, dtype=numpy.int64)
-        ends_arr = numpy.asarray(ends, dtype=numpy.int64)
-        spaced = numpy.zeros(len(symbols), dtype=bool)
-        if len(symbols) > 1:
-            spaced[1:] = starts_arr[1:] != ends_arr[:-1]
-        return CharacterView(symbols, starts_arr, ends_arr, spaced)
+        codes = code_points(normalised).copy()
+        length = len(codes)
+        is_unit = ~_SPACE_TABLE[numpy.minimum(codes, len(_SPACE_TABLE) - 1)]
+        unit_ends = numpy.arange(1, length + 1, dtype=numpy.int64)
+        if self.collapse_runs:
+            runs = [(m.start(), m.end(), _RUN_SYMBOLS[m.lastgroup]) for m in _RUN.finditer(normalised)]
+            if runs:
+                run_starts, run_ends, run_symbols = (numpy.asarray(column, dtype=numpy.int64) for column in zip(*runs))
+                # +1 after each run's first character, -1 at its end: > 0 inside a run.
+                inside = numpy.zeros(length + 1, dtype=numpy.int64)
+                numpy.add.at(inside, run_starts + 1, 1)
+                numpy.add.at(inside, run_ends, -1)
+                is_unit &= numpy.cumsum(inside)[:length] == 0
+                codes[run_starts] = run_symbols
+                unit_ends[run_starts] = run_ends
+        starts = numpy.flatnonzero(is_unit).astype(numpy.int64)
+        ends = unit_ends[starts]
+        symbols = codes[starts].tobytes().decode("utf-32-le", "surrogatepass")
+        spaced = numpy.zeros(len(starts), dtype=bool)
+        spaced[1:] = starts[1:] != ends[:-1]
+        return CharacterView(symbols, starts, ends, spaced)

@@ -9,33 +9,40 @@ exactly one sequence, so the text is reassembled whole.
 """
 from typing import List, Sequence, Tuple
 
+import numpy
+
+from .character_view import code_points
+
 # After these a clause ends (the opening quote is in the set, the closing one is not,
 # as in the released code).
 CLAUSE_FINAL = frozenset("。？?！!;；“\":：")
+_CLAUSE_FINAL_CODES = code_points("".join(sorted(CLAUSE_FINAL)))
 
 
 def chunk_spans(symbols: Sequence[str], max_length: int) -> List[Tuple[int, int]]:
     """Split ``len(symbols)`` units into [start, end) spans of at most ``max_length``.
 
-    symbols: the normalised units of one text.
+    symbols: the normalised units of one text, one character each.
     max_length: the most units a span may hold (>= 1).
-    RETURNS: consecutive spans covering 0..n; [] for n == 0.
+    RETURNS: consecutive spans covering 0..n; [] for n == 0. Loops once per
+        span (clause ends are found with numpy), never per unit.
     RAISES ValueError: if max_length < 1.
     """
     if max_length < 1:
         raise ValueError(f"max_length must be at least 1, got {max_length}")
     n = len(symbols)
+    if n <= max_length:
+        return [(0, n)] if n else []
+    # Cut positions allowed by punctuation: just after each clause-final unit.
+    clause_cuts = numpy.flatnonzero(numpy.isin(code_points("".join(symbols)), _CLAUSE_FINAL_CODES)) + 1
     spans: List[Tuple[int, int]] = []
     start = 0
     while n - start > max_length:
         limit = start + max_length
-        cut = limit
-        for i in range(limit, start, -1):
-            if symbols[i - 1] in CLAUSE_FINAL:
-                cut = i
-                break
+        # The last clause cut in (start, limit], else limit.
+        index = numpy.searchsorted(clause_cuts, limit, side="right") - 1
+        cut = int(clause_cuts[index]) if index >= 0 and clause_cuts[index] > start else limit
         spans.append((start, cut))
         start = cut
-    if start < n:
-        spans.append((start, n))
+    spans.append((start, n))
     return spans

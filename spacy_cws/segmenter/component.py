@@ -7,7 +7,8 @@ word with ``doc.retokenize()``. Training labels come from the reference
 Doc's word starts (``token.idx``), so ``spacy train`` needs only DocBins of
 gold-segmented sentences.
 """
-from itertools import islice
+from collections import Counter
+from itertools import chain, islice
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -15,6 +16,7 @@ import numpy
 import srsly
 from spacy import util
 from spacy.errors import Errors
+from spacy.attrs import IDX, LENGTH
 from spacy.language import Language
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
@@ -24,11 +26,11 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer
 from thinc.types import Floats3d
 
-from ..models.pytorch_gd_transformer import N_SPECIAL_SYMBOLS, UNK
 from .character_view import CharacterView, Normaliser
 from .chunking import chunk_spans
 from .decoding import decode_words
 from .gap_labels import gap_labels, unit_starts_word
+from .symbol_ids import SymbolIds
 
 DEFAULT_MODEL_CONFIG = """
 [model]
@@ -48,6 +50,7 @@ position = "none"
 hired = true
 highway_input = true
 highway_output = true
+bigram_width = 0
 """
 DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
 
@@ -62,6 +65,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
         "fold_width": True,
         "collapse_runs": True,
         "opencc": None,
+        "bigram_min_count": 0,
         "scorer": {"@scorers": "spacy-cws.segmentation_scorer.v1"},
     },
     default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_acc": None},
@@ -76,6 +80,7 @@ def make_gd_segmenter(
     fold_width: bool,
     collapse_runs: bool,
     opencc: Optional[str],
+    bigram_min_count: int,
     scorer: Optional[Callable],
 ) -> "Segmenter":
     """Create a ``gd_segmenter``.
@@ -84,6 +89,8 @@ def make_gd_segmenter(
         clause ends where possible) and reassembled.
     batch_units: most padded units in one inference batch.
     fold_width, collapse_runs, opencc: the model's view of the text (see Normaliser).
+    bigram_min_count: keep training bigrams seen at least this often as
+        features (0 = no bigram vocabulary; needs a model with bigram_width 0).
     """
     return Segmenter(
         nlp.vocab,
@@ -94,6 +101,7 @@ def make_gd_segmenter(
         fold_width=fold_width,
         collapse_runs=collapse_runs,
         opencc=opencc,
+        bigram_min_count=bigram_min_count,
         scorer=scorer,
     )
 
@@ -112,8 +120,11 @@ class Segmenter(TrainablePipe):
         fold_width: bool = True,
         collapse_runs: bool = True,
         opencc: Optional[str] = None,
+        bigram_min_count: int = 0,
         scorer: Optional[Callable] = None,
     ):
+        if bigram_min_count < 0:
+            raise ValueError(f"gd_segmenter needs bigram_min_count >= 0, got {bigram_min_count}")
         if max_length < 1 or batch_units < max_length + 2:
             raise ValueError(
                 f"gd_segmenter needs max_length >= 1 and batch_units >= max_length + 2, "
@@ -129,10 +140,12 @@ class Segmenter(TrainablePipe):
             "fold_width": fold_width,
             "collapse_runs": collapse_runs,
             "opencc": opencc,
+            "bigram_min_count": bigram_min_count,
             "symbols": [],
+            "bigrams": [],
         }
         self.normaliser = Normaliser(fold_width=fold_width, collapse_runs=collapse_runs, opencc=opencc)
-        self._symbol_ids: Dict[str, int] = {}
+        self._symbol_ids = SymbolIds([])
 
     # -- features -----------------------------------------------------------------
 
@@ -141,21 +154,21 @@ class Segmenter(TrainablePipe):
         """The model's symbol vocabulary (training characters), id = index + 4."""
         return self.cfg["symbols"]
 
-    def _set_symbols(self, symbols: Sequence[str]) -> None:
+    def _set_vocabularies(self, symbols: Sequence[str], bigrams: Sequence[Sequence[str]]) -> None:
         self.cfg["symbols"] = list(symbols)
-        self._symbol_ids = {s: i + N_SPECIAL_SYMBOLS for i, s in enumerate(self.cfg["symbols"])}
+        self.cfg["bigrams"] = [list(pair) for pair in bigrams]
+        self._symbol_ids = SymbolIds(self.cfg["symbols"], self.cfg["bigrams"])
 
     def _featurize(self, texts: Iterable[str]) -> Tuple[List[CharacterView], List[List[Tuple[int, int]]], List[numpy.ndarray]]:
-        """Views, sequence spans per text, and symbol ids per sequence (flat, in order)."""
+        """Views, sequence spans per text, and per sequence (flat, in order) the
+        int64 (n, 3) unigram and bigram ids of its symbols."""
         views, spans, sequences = [], [], []
-        get_id = self._symbol_ids.get
         for text in texts:
             view = self.normaliser(text)
             text_spans = chunk_spans(view.symbols, self.cfg["max_length"])
-            ids = numpy.fromiter((get_id(s, UNK) for s in view.symbols), dtype=numpy.int64, count=len(view))
             views.append(view)
             spans.append(text_spans)
-            sequences.extend(ids[start:end] for start, end in text_spans)
+            sequences.extend(self._symbol_ids.features(view.symbols, text_spans))
         return views, spans, sequences
 
     def _check_initialized(self) -> None:
@@ -198,21 +211,32 @@ class Segmenter(TrainablePipe):
         return self.segment_texts([doc.text for doc in docs])
 
     def set_annotations(self, docs: Iterable[Doc], words: List[numpy.ndarray]) -> None:
-        """Merge each predicted word's character tokens into one token."""
+        """Merge each predicted word's character tokens into one token.
+
+        RAISES ValueError: if a word does not start and end on token edges
+            (the Doc was not made by the character pretokenizer).
+        """
         for doc, spans in zip(docs, words):
+            multi = spans[spans[:, 1] - spans[:, 0] > 1]
+            if not len(multi):
+                continue
+            offsets = doc.to_array([IDX, LENGTH]).astype(numpy.int64)
+            token_starts, token_ends = offsets[:, 0], offsets[:, 0] + offsets[:, 1]
+            first = numpy.searchsorted(token_starts, multi[:, 0])
+            last = numpy.searchsorted(token_ends, multi[:, 1])
+            aligned = (first < len(doc)) & (last < len(doc))
+            aligned[aligned] &= (token_starts[first[aligned]] == multi[aligned, 0]) & (token_ends[last[aligned]] == multi[aligned, 1])
+            if not aligned.all():
+                start, end = multi[numpy.flatnonzero(~aligned)[0]].tolist()
+                raise ValueError(
+                    f"'{self.name}' found tokens that are not single characters in "
+                    f"'{doc.text[start:end]}': use the tokenizer "
+                    "'spacy-cws.CharPretokenizer.v1' before this component."
+                )
             with doc.retokenize() as retokenizer:
-                for start, end in spans.tolist():
-                    if end - start < 2:
-                        continue
-                    span = doc.char_span(start, end)
-                    if span is None:
-                        raise ValueError(
-                            f"'{self.name}' found tokens that are not single characters in "
-                            f"'{doc.text[start:end]}': use the tokenizer "
-                            "'spacy-cws.CharPretokenizer.v1' before this component."
-                        )
-                    if len(span) > 1:
-                        retokenizer.merge(span)
+                for first_token, last_token in zip(first.tolist(), last.tolist()):
+                    if last_token > first_token:
+                        retokenizer.merge(doc[first_token : last_token + 1])
 
     # -- training -------------------------------------------------------------------
 
@@ -295,29 +319,42 @@ class Segmenter(TrainablePipe):
         nlp: Optional[Language] = None,
     ) -> None:
         """Collect the symbol vocabulary (every training symbol, no minimum count,
-        as in the paper) from all training examples and build the model."""
+        as in the paper) and, with bigram_min_count > 0, the bigram vocabulary
+        from all training examples, and build the model.
+
+        RAISES ValueError: if there are no characters, or the model's
+            bigram_width and bigram_min_count disagree (one is 0, the other not).
+        """
         validate_get_examples(get_examples, "Segmenter.initialize")
-        counts: Dict[str, int] = {}
-        for eg in get_examples():
-            for symbol in self.normaliser(eg.reference.text).symbols:
-                counts[symbol] = counts.get(symbol, 0) + 1
+        min_count = self.cfg["bigram_min_count"]
+        bigram_width = self.model.attrs.get("settings", {}).get("bigram_width", 0)
+        if bool(min_count) != bool(bigram_width):
+            raise ValueError(
+                f"'{self.name}' has bigram_min_count = {min_count} but its model has bigram_width = "
+                f"{bigram_width}: set both to 0 (unigrams only) or both above 0"
+            )
+        texts_symbols = [self.normaliser(eg.reference.text).symbols for eg in get_examples()]
+        counts = Counter(chain.from_iterable(texts_symbols))
         if not counts:
             raise ValueError(f"'{self.name}' found no characters in its training examples")
-        self._set_symbols(sorted(counts, key=lambda s: (-counts[s], s)))
+        symbols = sorted(counts, key=lambda s: (-counts[s], s))
+        bigrams = SymbolIds(symbols).frequent_bigrams(texts_symbols, min_count) if min_count else []
+        self._set_vocabularies(symbols, bigrams)
         self._build_model()
         # Run once on a small sample so shape errors surface now, not mid-training.
         sample = [eg.predicted.text for eg in islice(get_examples(), 4)]
         self.segment_texts(sample)
 
     def _build_model(self) -> None:
-        self.model.set_dim("nV", len(self.symbols) + N_SPECIAL_SYMBOLS, force=True)
+        self.model.set_dim("nV", self._symbol_ids.n_unigrams, force=True)
+        self.model.set_dim("nB", self._symbol_ids.n_bigrams, force=True)
         self.model.initialize()
 
     # -- serialization ----------------------------------------------------------------
 
     def _load_cfg(self, cfg: dict) -> None:
         self.cfg.update(cfg)
-        self._set_symbols(self.cfg["symbols"])
+        self._set_vocabularies(self.cfg["symbols"], self.cfg["bigrams"])
         self.normaliser = Normaliser(
             fold_width=self.cfg["fold_width"], collapse_runs=self.cfg["collapse_runs"], opencc=self.cfg["opencc"]
         )

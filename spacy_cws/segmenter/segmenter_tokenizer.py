@@ -65,6 +65,7 @@ def create_segmenter_tokenizer(
     fold_width: bool = True,
     collapse_runs: bool = True,
     opencc: Optional[str] = None,
+    bigram_min_count: int = 0,
     batch_size: int = 256,
 ) -> Callable[[Language], SegmenterTokenizer]:
     """The settings are those of the ``gd_segmenter`` factory, plus batch_size
@@ -80,6 +81,7 @@ def create_segmenter_tokenizer(
             fold_width=fold_width,
             collapse_runs=collapse_runs,
             opencc=opencc,
+            bigram_min_count=bigram_min_count,
         )
         return SegmenterTokenizer(nlp.vocab, segmenter, batch_size)
 

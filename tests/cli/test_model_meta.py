@@ -21,3 +21,14 @@ def test_model_card_states_data_terms_and_scores():
 def test_unknown_corpus():
     with pytest.raises(KeyError, match="Unknown corpus"):
         build_meta("nope", METRICS)
+
+
+def test_model_card_states_measured_speeds():
+    records = [
+        {"call": "nlp.pipe", "batch_size": 32, "characters": 1000, "chars_per_second": 9876, "torch_threads": 2},
+        {"call": "one document", "batch_size": 1, "characters": 1000000, "chars_per_second": 5432, "torch_threads": 2},
+    ]
+    meta = build_meta("ctb6", METRICS, records)
+    assert "9,876 characters per second for nlp.pipe batch size 32" in meta["description"]
+    assert "5,432 characters per second for one 1,000,000-character document" in meta["description"]
+    assert [r["chars_per_second"] for r in meta["spacy_cws_speed"]] == [9876, 5432]

@@ -13,7 +13,20 @@ SETTINGS = dict(
 
 
 def _sequences():
-    return [numpy.array([5, 6, 7, 8, 9], dtype="int64"), numpy.array([10, 11], dtype="int64"), numpy.array([12], dtype="int64")]
+    """Three sequences of (unigram, left bigram, right bigram) ids."""
+    unigrams = [[5, 6, 7, 8, 9], [10, 11], [12]]
+    return [
+        numpy.stack([u, numpy.arange(4, 4 + len(u)), numpy.arange(5, 5 + len(u))], axis=1).astype("int64")
+        for u in unigrams
+    ]
+
+
+def _initialized(settings):
+    model = build_gd_transformer(**settings)
+    model.set_dim("nV", 20)
+    model.set_dim("nB", 12)
+    model.initialize()
+    return model
 
 
 @pytest.mark.parametrize(
@@ -29,13 +42,12 @@ def _sequences():
         {"highway_output": False},
         {"highway_input": False},
         {"hired": False, "highway_input": False, "highway_output": False},
+        {"bigram_width": 8},
     ],
 )
 def test_every_ablation_runs_and_trains(change):
     """Each switch of Tables 7-9 is a config change giving (H, n + 1, 2) logits and gradients."""
-    model = build_gd_transformer(**{**SETTINGS, **change})
-    model.set_dim("nV", 20)
-    model.initialize()
+    model = _initialized({**SETTINGS, **change})
     scores, backprop = model.begin_update(_sequences())
     n_heads = 2 if {**SETTINGS, **change}["highway_output"] else 1
     assert [s.shape for s in scores] == [(n_heads, 6, 2), (n_heads, 3, 2), (n_heads, 2, 2)]
@@ -53,10 +65,19 @@ def test_invalid_settings_name_the_setting():
         build_gd_transformer(**{**SETTINGS, "width": 15})
 
 
-def test_outputs_do_not_depend_on_batch_padding():
-    model = build_gd_transformer(**SETTINGS)
-    model.set_dim("nV", 20)
-    model.initialize()
+@pytest.mark.parametrize("bigram_width", [0, 8])
+def test_bigram_ids_matter_only_with_a_bigram_table(bigram_width):
+    model = _initialized({**SETTINGS, "bigram_width": bigram_width})
+    sequences = _sequences()
+    changed = [seq.copy() for seq in sequences]
+    changed[0][2, 1:] = [11, 10]
+    before, after = model.predict(sequences)[0], model.predict(changed)[0]
+    assert numpy.allclose(before, after) == (bigram_width == 0)
+
+
+@pytest.mark.parametrize("bigram_width", [0, 8])
+def test_outputs_do_not_depend_on_batch_padding(bigram_width):
+    model = _initialized({**SETTINGS, "bigram_width": bigram_width})
     together = model.predict(_sequences())
     alone = [model.predict([seq])[0] for seq in _sequences()]
     for a, b in zip(together, alone):

@@ -45,6 +45,7 @@ def test_project_run_all_on_tiny_corpus(tmp_path):
     project.mkdir()
     shutil.copy(REPO_ROOT / "project.yml", project / "project.yml")
     shutil.copytree(REPO_ROOT / "configs", project / "configs")
+    shutil.copytree(REPO_ROOT / "scripts", project / "scripts")
     _write_tiny_config(project)
     local = tmp_path / "local"
     _write_fixture_corpus(local)
@@ -54,6 +55,7 @@ def test_project_run_all_on_tiny_corpus(tmp_path):
         "vars.local_data": str(local),
         "vars.fetch_options": "--no-verify",
         "vars.package_build": "none",
+        "vars.speed_document_chars": "3000",
     }
     project_run(project, "all", overrides=overrides, capture=True)
 
@@ -69,3 +71,12 @@ def test_project_run_all_on_tiny_corpus(tmp_path):
     assert (package / "setup.py").exists()
     nlp = spacy.load(project / "training" / "ctb6-tiny" / "model-best")
     assert nlp("今天天气很好").text == "今天天气很好"
+
+    project_run(project, "ship", overrides=overrides, capture=True)
+    shipped = project / "models" / "zh_cws_gd-0.1.0"
+    meta = srsly.read_json(shipped / "meta.json")
+    assert [r["batch_size"] for r in meta["spacy_cws_speed"]] == [1, 32, 256, 1]
+    assert meta["spacy_cws_speed"][-1]["characters"] == 3000
+    assert "research use" in meta["license"]
+    half = spacy.load(shipped / "zh_cws_gd" / "zh_cws_gd-0.1.0")
+    assert half("今天天气很好").text == "今天天气很好"

@@ -1,6 +1,6 @@
 import pytest
 
-from spacy_cws.segmenter.chunking import chunk_spans
+from spacy_cws.segmenter.chunking import CLAUSE_FINAL, chunk_spans
 
 
 def test_short_text_is_one_span():
@@ -27,3 +27,20 @@ def test_hard_cut_without_punctuation_loses_nothing():
 def test_bad_max_length():
     with pytest.raises(ValueError, match="max_length"):
         chunk_spans(["a"], 0)
+
+
+def _reference_spans(symbols, max_length):
+    """The definition: scan back from the limit to the last clause end."""
+    spans, start, n = [], 0, len(symbols)
+    while n - start > max_length:
+        limit = start + max_length
+        cut = next((i for i in range(limit, start, -1) if symbols[i - 1] in CLAUSE_FINAL), limit)
+        spans.append((start, cut))
+        start = cut
+    return spans + ([(start, n)] if start < n else [])
+
+
+@pytest.mark.parametrize("max_length", [1, 2, 7, 30, 256])
+def test_spans_match_the_scanning_definition_on_real_text(max_length, shared_data):
+    text = "".join((shared_data / "ctb6" / "test.seg").read_text(encoding="utf8").split())[:20000]
+    assert chunk_spans(text, max_length) == _reference_spans(text, max_length)
