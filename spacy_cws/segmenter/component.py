@@ -14,6 +14,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 import srsly
+import torch
 from spacy import util
 from spacy.errors import Errors
 from spacy.attrs import IDX, LENGTH
@@ -193,7 +194,8 @@ class Segmenter(TrainablePipe):
         return words
 
     def _score_sequences(self, sequences: List[numpy.ndarray]) -> List[Floats3d]:
-        """Run the model over length-sorted batches of at most ``batch_units`` padded units."""
+        """Run the model over length-sorted batches of at most ``batch_units`` padded
+        units (spaCy's minibatch_by_padded_size), under torch.inference_mode."""
         if not sequences:
             return []
         position = {id(seq): i for i, seq in enumerate(sequences)}
@@ -201,9 +203,11 @@ class Segmenter(TrainablePipe):
         batches = minibatch_by_padded_size(
             sequences, size=self.cfg["batch_units"], buffer=len(sequences), get_length=lambda seq: len(seq) + 2
         )
-        for batch in batches:
-            for seq, score in zip(batch, self.model.predict(batch)):
-                results[position[id(seq)]] = self.model.ops.to_numpy(score)
+        # inference_mode: no autograd bookkeeping at all (no_grad still tracks versions).
+        with torch.inference_mode():
+            for batch in batches:
+                for seq, score in zip(batch, self.model.predict(batch)):
+                    results[position[id(seq)]] = self.model.ops.to_numpy(score)
         return results
 
     def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:

@@ -73,10 +73,10 @@ def test_project_run_all_on_tiny_corpus(tmp_path):
     assert nlp("今天天气很好").text == "今天天气很好"
 
     project_run(project, "ship", overrides=overrides, capture=True)
-    shipped = project / "models" / "zh_cws_gd-0.1.0"
-    meta = srsly.read_json(shipped / "meta.json")
+    assert (project / "models" / "zh_cws_gd-0.1.0.tar.gz").stat().st_size > 0
+    meta = srsly.read_json(project / "packages" / "zh_cws_gd-0.1.0" / "meta.json")
     assert [r["batch_size"] for r in meta["spacy_cws_speed"]] == [1, 32, 256, 1]
     assert meta["spacy_cws_speed"][-1]["characters"] == 3000
     assert "research use" in meta["license"]
-    half = spacy.load(shipped / "zh_cws_gd" / "zh_cws_gd-0.1.0")
+    half = spacy.load(project / "training" / "ctb6-tiny" / "model-half")
     assert half("今天天气很好").text == "今天天气很好"
