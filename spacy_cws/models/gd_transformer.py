@@ -37,11 +37,13 @@ def build_gd_transformer(
 ) -> Model[InT, OutT]:
     """The GD-Transformer gap scorer (Duan & Zhao 2020; see GDTransformer).
 
-    Input: a list of sequences, each int array (n, 3): per symbol its unigram
-    id, left bigram id and right bigram id (ids >= 4, UNK = 1 for unknown
-    ones; see segmenter/symbol_ids.py); BOS and EOS are added here. The bigram
-    columns are used only when bigram_width > 0 (an extension after Qiu et al.
-    2020 eq. 13; the paper's model has bigram_width = 0).
+    Input: a list of sequences, each int array (n, 4): per symbol its unigram
+    id, left bigram id, right bigram id (ids >= 4, UNK = 1 for unknown ones;
+    see segmenter/symbol_ids.py) and the sequence's criterion id (the same in
+    every row); BOS and EOS are added here. The bigram columns are used only
+    when bigram_width > 0 (an extension after Qiu et al. 2020 eq. 13; the
+    paper's model has bigram_width = 0), the criterion only when the dim nC
+    (number of criteria) is above 0.
     Output: per sequence float array (H, n + 1, 2) of gap logits, H = 2 with
     Highway-O (head 0 final, head 1 early) else 1; gap g lies before symbol g,
     so gaps 0 and n are the sequence's outer edges.
@@ -70,7 +72,7 @@ def build_gd_transformer(
         "gd_transformer",
         forward,
         init=init,
-        dims={"nV": None, "nB": None},
+        dims={"nV": None, "nB": None, "nC": 0},
         attrs={"settings": settings},
     )
 
@@ -78,7 +80,12 @@ def build_gd_transformer(
 def init(model: Model, X=None, Y=None) -> None:
     if model.layers:
         return
-    module = GDTransformer(n_symbols=model.get_dim("nV"), n_bigrams=model.get_dim("nB"), **model.attrs["settings"])
+    module = GDTransformer(
+        n_symbols=model.get_dim("nV"),
+        n_bigrams=model.get_dim("nB"),
+        n_criteria=model.get_dim("nC"),
+        **model.attrs["settings"],
+    )
     model._layers.append(
         PyTorchWrapper_v2(module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs)
     )
@@ -99,9 +106,10 @@ def _convert_inputs(model: Model, X: InT, is_train: bool):
         ids[row, 0] = BOS
         ids[row, 1 : len(seq) + 1] = seq[:, 0]
         ids[row, len(seq) + 1] = EOS
-        bigrams[row, 1 : len(seq) + 1] = seq[:, 1:]
+        bigrams[row, 1 : len(seq) + 1] = seq[:, 1:3]
+    criteria = ops.asarray1i([int(seq[0, 3]) if len(seq) else 0 for seq in X], dtype="int64")
     lengths_arr = ops.asarray1i(lengths, dtype="int64")
-    args = (xp2torch(ids), xp2torch(lengths_arr), xp2torch(bigrams))
+    args = (xp2torch(ids), xp2torch(lengths_arr), xp2torch(bigrams), xp2torch(criteria))
     return ArgsKwargs(args=args, kwargs={}), lambda d_inputs: []
 
 

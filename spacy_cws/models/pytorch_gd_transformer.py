@@ -94,6 +94,11 @@ class GDTransformer(nn.Module):
     n_symbols: vocabulary size including the 4 specials (PAD, UNK, BOS, EOS).
     n_bigrams: bigram vocabulary size including the specials (used only when
         bigram_width > 0).
+    n_criteria: how many segmentation criteria (corpora) the model serves; 0 =
+        one criterion, no criterion embedding. Otherwise a criterion embedding
+        (Qiu et al. 2020, section 3) is added to every position's input: in a
+        Gaussian-masked directional encoder a token prepended at position 0
+        would be far from, or invisible to (backward encoder), most positions.
     bigram_width: width of the bigram embedding table; 0 = unigrams only (the
         paper). Otherwise each position's embedding adds FC([e_bi(c[t-1]c[t]);
         e_bi(c[t]c[t+1])]) to the unigram's, as Qiu et al. 2020 eq. 13.
@@ -115,6 +120,7 @@ class GDTransformer(nn.Module):
         self,
         n_symbols: int,
         n_bigrams: int,
+        n_criteria: int,
         width: int,
         depth: int,
         n_heads: int,
@@ -133,8 +139,8 @@ class GDTransformer(nn.Module):
         bigram_width: int = 0,
     ):
         super().__init__()
-        if bigram_width < 0:
-            raise ValueError(f"bigram_width must be >= 0, got {bigram_width}")
+        if bigram_width < 0 or n_criteria < 0:
+            raise ValueError(f"bigram_width and n_criteria must be >= 0, got {bigram_width}, {n_criteria}")
         encoders = list(encoders)
         validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
         self.width = width
@@ -151,6 +157,9 @@ class GDTransformer(nn.Module):
         if bigram_width:
             self.bigram_embedding = nn.Embedding(n_bigrams, bigram_width, padding_idx=PAD)
             self.bigram_projection = nn.Linear(2 * bigram_width, width)
+        self.n_criteria = n_criteria
+        if n_criteria:
+            self.criterion_embedding = nn.Embedding(n_criteria, width)
         self.embedding_dropout = nn.Dropout(dropout)
         # nn.ModuleDict keys may not be "forward" (a Module attribute): key by direction + "_encoder".
         self.directions = encoders
@@ -179,16 +188,21 @@ class GDTransformer(nn.Module):
         eye = torch.eye(length, dtype=torch.bool, device=device)
         return allowed | eye
 
-    def forward(self, ids: torch.Tensor, lengths: torch.Tensor, bigrams: torch.Tensor) -> torch.Tensor:
+    def forward(
+        self, ids: torch.Tensor, lengths: torch.Tensor, bigrams: torch.Tensor, criteria: torch.Tensor
+    ) -> torch.Tensor:
         """ids: int64 (B, T), BOS + symbols + EOS + PAD; lengths: int64 (B,), T_b
         including BOS and EOS; bigrams: int64 (B, T, 2), each position's left and
         right bigram ids (PAD at BOS, EOS and padding; ignored when
-        bigram_width = 0). RETURNS gap logits (H, B, T - 1, 2), H = n_heads_out,
-        head 0 the final scorer; gap g lies between positions g, g+1."""
+        bigram_width = 0); criteria: int64 (B,), each sequence's criterion id
+        (ignored when n_criteria = 0). RETURNS gap logits (H, B, T - 1, 2), H =
+        n_heads_out, head 0 the final scorer; gap g lies between positions g, g+1."""
         length = ids.shape[1]
         x = self.embedding(ids)
         if self.bigram_width:
             x = x + self.bigram_projection(self.bigram_embedding(bigrams).flatten(-2))
+        if self.n_criteria:
+            x = x + self.criterion_embedding(criteria)[:, None, :]
         x = x * math.sqrt(self.width)
         if self.position == "sinusoidal":
             x = x + sinusoidal_positions(length, self.width, ids.device)

@@ -31,6 +31,7 @@ from .character_view import CharacterView, Normaliser
 from .chunking import chunk_spans
 from .decoding import decode_words
 from .gap_labels import gap_labels, unit_starts_word
+from .criteria import criterion_ids, training_criteria
 from .symbol_ids import SymbolIds
 
 DEFAULT_MODEL_CONFIG = """
@@ -67,6 +68,8 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
         "collapse_runs": True,
         "opencc": None,
         "bigram_min_count": 0,
+        "multi_criteria": False,
+        "criterion": None,
         "scorer": {"@scorers": "spacy-cws.segmentation_scorer.v1"},
     },
     default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_acc": None},
@@ -82,6 +85,8 @@ def make_gd_segmenter(
     collapse_runs: bool,
     opencc: Optional[str],
     bigram_min_count: int,
+    multi_criteria: bool,
+    criterion: Optional[str],
     scorer: Optional[Callable],
 ) -> "Segmenter":
     """Create a ``gd_segmenter``.
@@ -92,6 +97,10 @@ def make_gd_segmenter(
     fold_width, collapse_runs, opencc: the model's view of the text (see Normaliser).
     bigram_min_count: keep training bigrams seen at least this often as
         features (0 = no bigram vocabulary; needs a model with bigram_width 0).
+    multi_criteria: learn one criterion embedding per training corpus
+        (doc._.criterion of the training Docs; Qiu et al. 2020).
+    criterion: the default criterion at inference (a Doc's own
+        doc._.criterion wins), and of training Docs that name none.
     """
     return Segmenter(
         nlp.vocab,
@@ -103,6 +112,8 @@ def make_gd_segmenter(
         collapse_runs=collapse_runs,
         opencc=opencc,
         bigram_min_count=bigram_min_count,
+        multi_criteria=multi_criteria,
+        criterion=criterion,
         scorer=scorer,
     )
 
@@ -122,6 +133,8 @@ class Segmenter(TrainablePipe):
         collapse_runs: bool = True,
         opencc: Optional[str] = None,
         bigram_min_count: int = 0,
+        multi_criteria: bool = False,
+        criterion: Optional[str] = None,
         scorer: Optional[Callable] = None,
     ):
         if bigram_min_count < 0:
@@ -142,8 +155,11 @@ class Segmenter(TrainablePipe):
             "collapse_runs": collapse_runs,
             "opencc": opencc,
             "bigram_min_count": bigram_min_count,
+            "multi_criteria": multi_criteria,
+            "criterion": criterion,
             "symbols": [],
             "bigrams": [],
+            "criteria": [],
         }
         self.normaliser = Normaliser(fold_width=fold_width, collapse_runs=collapse_runs, opencc=opencc)
         self._symbol_ids = SymbolIds([])
@@ -160,16 +176,27 @@ class Segmenter(TrainablePipe):
         self.cfg["bigrams"] = [list(pair) for pair in bigrams]
         self._symbol_ids = SymbolIds(self.cfg["symbols"], self.cfg["bigrams"])
 
-    def _featurize(self, texts: Iterable[str]) -> Tuple[List[CharacterView], List[List[Tuple[int, int]]], List[numpy.ndarray]]:
+    @property
+    def criteria(self) -> List[str]:
+        """The criteria of a multi-criteria model (its training corpora); [] otherwise."""
+        return self.cfg["criteria"]
+
+    def _featurize(
+        self, texts: Sequence[str], criteria: Sequence[Optional[str]]
+    ) -> Tuple[List[CharacterView], List[List[Tuple[int, int]]], List[numpy.ndarray]]:
         """Views, sequence spans per text, and per sequence (flat, in order) the
-        int64 (n, 3) unigram and bigram ids of its symbols."""
+        int64 (n, 4) unigram, bigram and criterion ids of its symbols.
+
+        criteria: per text its criterion name, or None for the default.
+        """
         views, spans, sequences = [], [], []
-        for text in texts:
+        ids = criterion_ids(criteria, self.criteria, self.cfg["criterion"], self.name)
+        for text, criterion_id in zip(texts, ids):
             view = self.normaliser(text)
             text_spans = chunk_spans(view.symbols, self.cfg["max_length"])
             views.append(view)
             spans.append(text_spans)
-            sequences.extend(self._symbol_ids.features(view.symbols, text_spans))
+            sequences.extend(self._symbol_ids.features(view.symbols, text_spans, criterion_id))
         return views, spans, sequences
 
     def _check_initialized(self) -> None:
@@ -181,11 +208,19 @@ class Segmenter(TrainablePipe):
 
     # -- inference ------------------------------------------------------------------
 
-    def segment_texts(self, texts: Sequence[str]) -> List[numpy.ndarray]:
+    def segment_texts(
+        self, texts: Sequence[str], criteria: Optional[Sequence[Optional[str]]] = None
+    ) -> List[numpy.ndarray]:
         """Segment raw texts. RETURNS per text int64 (n_words, 2) of [start, end)
-        character offsets of its words; whitespace is in no word."""
+        character offsets of its words; whitespace is in no word.
+
+        criteria: per text the criterion to segment by (None: the default);
+            used by multi-criteria models only.
+        RAISES ValueError: for an unknown criterion, naming the known ones.
+        """
         self._check_initialized()
-        views, spans, sequences = self._featurize(texts)
+        texts = list(texts)
+        views, spans, sequences = self._featurize(texts, criteria or [None] * len(texts))
         logits = self._score_sequences(sequences)
         words, position = [], 0
         for view, text_spans in zip(views, spans):
@@ -211,8 +246,10 @@ class Segmenter(TrainablePipe):
         return results
 
     def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
-        """RETURNS per Doc int64 (n_words, 2) word character spans."""
-        return self.segment_texts([doc.text for doc in docs])
+        """RETURNS per Doc int64 (n_words, 2) word character spans, segmented by
+        each Doc's doc._.criterion where set (multi-criteria models)."""
+        docs = list(docs)
+        return self.segment_texts([doc.text for doc in docs], [doc._.criterion for doc in docs])
 
     def set_annotations(self, docs: Iterable[Doc], words: List[numpy.ndarray]) -> None:
         """Merge each predicted word's character tokens into one token.
@@ -260,7 +297,7 @@ class Segmenter(TrainablePipe):
         if not any(len(eg.predicted) for eg in examples):
             return losses
         self._check_initialized()
-        views, spans, sequences = self._featurize(eg.predicted.text for eg in examples)
+        views, spans, sequences = self._featurize_examples(examples)
         scores, backprop = self.model.begin_update(sequences)
         loss, d_scores = self._loss(examples, views, spans, scores)
         backprop(d_scores)
@@ -278,8 +315,15 @@ class Segmenter(TrainablePipe):
         RAISES ValueError: if a reference text differs from its predicted text, or the loss is NaN.
         """
         validate_examples(examples, "Segmenter.get_loss")
-        views, spans, _ = self._featurize(eg.predicted.text for eg in examples)
+        examples = list(examples)
+        views, spans, _ = self._featurize_examples(examples)
         return self._loss(examples, views, spans, scores)
+
+    def _featurize_examples(self, examples: Sequence[Example]):
+        """_featurize for training: each text's criterion is its reference Doc's corpus."""
+        return self._featurize(
+            [eg.predicted.text for eg in examples], [eg.reference._.criterion for eg in examples]
+        )
 
     def _loss(
         self,
@@ -323,11 +367,13 @@ class Segmenter(TrainablePipe):
         nlp: Optional[Language] = None,
     ) -> None:
         """Collect the symbol vocabulary (every training symbol, no minimum count,
-        as in the paper) and, with bigram_min_count > 0, the bigram vocabulary
-        from all training examples, and build the model.
+        as in the paper), with bigram_min_count > 0 the bigram vocabulary, and
+        with multi_criteria the criteria, from all training examples, and build
+        the model.
 
-        RAISES ValueError: if there are no characters, or the model's
-            bigram_width and bigram_min_count disagree (one is 0, the other not).
+        RAISES ValueError: if there are no characters, the model's bigram_width
+            and bigram_min_count disagree (one is 0, the other not), or a
+            multi-criteria training Doc has no criterion and there is no default.
         """
         validate_get_examples(get_examples, "Segmenter.initialize")
         min_count = self.cfg["bigram_min_count"]
@@ -344,6 +390,11 @@ class Segmenter(TrainablePipe):
         symbols = sorted(counts, key=lambda s: (-counts[s], s))
         bigrams = SymbolIds(symbols).frequent_bigrams(texts_symbols, min_count) if min_count else []
         self._set_vocabularies(symbols, bigrams)
+        self.cfg["criteria"] = (
+            training_criteria((eg.reference._.criterion for eg in get_examples()), self.cfg["criterion"], self.name)
+            if self.cfg["multi_criteria"]
+            else []
+        )
         self._build_model()
         # Run once on a small sample so shape errors surface now, not mid-training.
         sample = [eg.predicted.text for eg in islice(get_examples(), 4)]
@@ -352,16 +403,17 @@ class Segmenter(TrainablePipe):
     def _build_model(self) -> None:
         self.model.set_dim("nV", self._symbol_ids.n_unigrams, force=True)
         self.model.set_dim("nB", self._symbol_ids.n_bigrams, force=True)
+        self.model.set_dim("nC", len(self.criteria), force=True)
         self.model.initialize()
 
     # -- serialization ----------------------------------------------------------------
 
     def _load_cfg(self, cfg: dict) -> None:
-        self.cfg.update(cfg)
-        self._set_vocabularies(self.cfg["symbols"], self.cfg["bigrams"])
-        self.normaliser = Normaliser(
-            fold_width=self.cfg["fold_width"], collapse_runs=self.cfg["collapse_runs"], opencc=self.cfg["opencc"]
-        )
+        """Take the learned vocabularies and criteria from a saved cfg; the
+        settings stay those of the pipeline's config (so a config override such
+        as a new default criterion takes effect)."""
+        self.cfg["criteria"] = list(cfg.get("criteria", []))
+        self._set_vocabularies(cfg.get("symbols", []), cfg.get("bigrams", []))
 
     def _load_model_bytes(self, data: bytes) -> None:
         if not self.model.layers:

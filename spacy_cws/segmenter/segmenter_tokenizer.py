@@ -66,6 +66,8 @@ def create_segmenter_tokenizer(
     collapse_runs: bool = True,
     opencc: Optional[str] = None,
     bigram_min_count: int = 0,
+    multi_criteria: bool = False,
+    criterion: Optional[str] = None,
     batch_size: int = 256,
 ) -> Callable[[Language], SegmenterTokenizer]:
     """The settings are those of the ``gd_segmenter`` factory, plus batch_size
@@ -82,6 +84,8 @@ def create_segmenter_tokenizer(
             collapse_runs=collapse_runs,
             opencc=opencc,
             bigram_min_count=bigram_min_count,
+            multi_criteria=multi_criteria,
+            criterion=criterion,
         )
         return SegmenterTokenizer(nlp.vocab, segmenter, batch_size)
 

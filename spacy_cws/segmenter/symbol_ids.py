@@ -76,15 +76,17 @@ class SymbolIds:
         found = self._bigram_keys[position] == keys
         return numpy.where(found, self._bigram_ids[position], UNK)
 
-    def features(self, symbols: str, spans: Iterable[Tuple[int, int]]) -> List[numpy.ndarray]:
-        """Per [start, end) span of ``symbols``: int64 (end - start, 3), the columns
-        unigram id, left bigram id (c[t-1], c[t]) and right bigram id (c[t], c[t+1])."""
+    def features(self, symbols: str, spans: Iterable[Tuple[int, int]], criterion: int = 0) -> List[numpy.ndarray]:
+        """Per [start, end) span of ``symbols``: int64 (end - start, 4), the columns
+        unigram id, left bigram id (c[t-1], c[t]), right bigram id (c[t], c[t+1])
+        and ``criterion`` (the text's criterion id, in every row)."""
         unigrams = self.unigram_ids(symbols)
         sequences = []
         for start, end in spans:
             span_unigrams = unigrams[start:end]
             gaps = self._bigram_ids_of_keys(self.gap_bigram_keys(span_unigrams))
-            sequences.append(numpy.stack([span_unigrams, gaps[:-1], gaps[1:]], axis=1))
+            criteria = numpy.full(len(span_unigrams), criterion, dtype=numpy.int64)
+            sequences.append(numpy.stack([span_unigrams, gaps[:-1], gaps[1:], criteria], axis=1))
         return sequences
 
     def frequent_bigrams(self, texts_symbols: Iterable[str], min_count: int) -> List[Tuple[str, str]]:

@@ -13,18 +13,21 @@ SETTINGS = dict(
 
 
 def _sequences():
-    """Three sequences of (unigram, left bigram, right bigram) ids."""
+    """Three sequences of (unigram, left bigram, right bigram, criterion) ids."""
     unigrams = [[5, 6, 7, 8, 9], [10, 11], [12]]
     return [
-        numpy.stack([u, numpy.arange(4, 4 + len(u)), numpy.arange(5, 5 + len(u))], axis=1).astype("int64")
-        for u in unigrams
+        numpy.stack(
+            [u, numpy.arange(4, 4 + len(u)), numpy.arange(5, 5 + len(u)), numpy.full(len(u), row % 2)], axis=1
+        ).astype("int64")
+        for row, u in enumerate(unigrams)
     ]
 
 
-def _initialized(settings):
+def _initialized(settings, n_criteria=0):
     model = build_gd_transformer(**settings)
     model.set_dim("nV", 20)
     model.set_dim("nB", 12)
+    model.set_dim("nC", n_criteria, force=True)
     model.initialize()
     return model
 
@@ -70,14 +73,24 @@ def test_bigram_ids_matter_only_with_a_bigram_table(bigram_width):
     model = _initialized({**SETTINGS, "bigram_width": bigram_width})
     sequences = _sequences()
     changed = [seq.copy() for seq in sequences]
-    changed[0][2, 1:] = [11, 10]
+    changed[0][2, 1:3] = [11, 10]
     before, after = model.predict(sequences)[0], model.predict(changed)[0]
     assert numpy.allclose(before, after) == (bigram_width == 0)
 
 
-@pytest.mark.parametrize("bigram_width", [0, 8])
-def test_outputs_do_not_depend_on_batch_padding(bigram_width):
-    model = _initialized({**SETTINGS, "bigram_width": bigram_width})
+@pytest.mark.parametrize("n_criteria", [0, 2])
+def test_criterion_matters_only_with_criteria(n_criteria):
+    model = _initialized(SETTINGS, n_criteria)
+    sequences = _sequences()
+    changed = [seq.copy() for seq in sequences]
+    changed[0][:, 3] = 1
+    before, after = model.predict(sequences)[0], model.predict(changed)[0]
+    assert numpy.allclose(before, after) == (n_criteria == 0)
+
+
+@pytest.mark.parametrize("bigram_width,n_criteria", [(0, 0), (8, 2)])
+def test_outputs_do_not_depend_on_batch_padding(bigram_width, n_criteria):
+    model = _initialized({**SETTINGS, "bigram_width": bigram_width}, n_criteria)
     together = model.predict(_sequences())
     alone = [model.predict([seq])[0] for seq in _sequences()]
     for a, b in zip(together, alone):

@@ -1,0 +1,104 @@
+"""Multi-criteria segmentation: one model, a criterion embedding per corpus (Qiu et al. 2020)."""
+import re
+
+import pytest
+import spacy
+from spacy.tokens import Doc
+from spacy.training import Example
+
+from spacy_cws.segmenter.criteria import criterion_ids, training_criteria
+from spacy_cws.training.criterion_augmenter import create_criterion_from_reference
+
+from ..segmentation_data import MODEL, SENTENCES, blank_pipeline
+
+# Two standards for the same sentences: "coarse" keeps the hand segmentation,
+# "fine" splits every Chinese word into characters (number and Latin runs are
+# one model unit, so they stay whole).
+COARSE = SENTENCES
+FINE = [
+    " ".join(" ".join(word) if re.fullmatch("[\u4e00-\u9fff]+", word) else word for word in sentence.split())
+    for sentence in SENTENCES
+]
+TEXTS = ["".join(sentence.split()) for sentence in SENTENCES]
+
+
+def _examples(nlp, sentences, criterion):
+    examples = []
+    for sentence in sentences:
+        words = sentence.split()
+        reference = Doc(nlp.vocab, words=words, spaces=[False] * len(words))
+        reference._.criterion = criterion
+        examples.append(Example(nlp.make_doc(reference.text), reference))
+    return examples
+
+
+def _pipeline(criterion="coarse"):
+    nlp = blank_pipeline()
+    nlp.add_pipe(
+        "gd_segmenter",
+        config={"model": MODEL, "max_length": 64, "batch_units": 256, "multi_criteria": True, "criterion": criterion},
+    )
+    return nlp
+
+
+def _words(nlp, texts, criterion=None):
+    docs = [nlp.make_doc(text) for text in texts]
+    for doc in docs:
+        doc._.criterion = criterion
+    return [[t.text for t in doc] for doc in nlp.pipe(docs)]
+
+
+@pytest.fixture(scope="module")
+def two_criteria_nlp():
+    nlp = _pipeline()
+    examples = _examples(nlp, COARSE, "coarse") + _examples(nlp, FINE, "fine")
+    optimizer = nlp.initialize(lambda: examples)
+    optimizer.learn_rate = 0.003
+    for _ in range(150):
+        losses = {}
+        nlp.update(examples, sgd=optimizer, losses=losses)
+    assert losses["gd_segmenter"] < 0.02, losses
+    return nlp
+
+
+def test_one_pipeline_segments_by_each_criterion(two_criteria_nlp, tmp_path):
+    nlp = two_criteria_nlp
+    assert nlp.get_pipe("gd_segmenter").criteria == ["coarse", "fine"]
+    assert _words(nlp, TEXTS, "coarse") == [s.split() for s in COARSE]
+    assert _words(nlp, TEXTS, "fine") == [s.split() for s in FINE]
+    assert _words(nlp, TEXTS) == _words(nlp, TEXTS, "coarse")  # the default criterion
+    nlp.to_disk(tmp_path / "pipeline")
+    reloaded = spacy.load(tmp_path / "pipeline")
+    assert _words(reloaded, TEXTS, "fine") == [s.split() for s in FINE]
+    # The default criterion is a config setting: an override at load time applies.
+    fine_default = spacy.load(tmp_path / "pipeline", config={"components": {"gd_segmenter": {"criterion": "fine"}}})
+    assert _words(fine_default, TEXTS) == [s.split() for s in FINE]
+
+
+def test_unknown_criterion_lists_the_known_ones(two_criteria_nlp):
+    with pytest.raises(ValueError, match="Unknown criterion 'msr'.*coarse, fine"):
+        _words(two_criteria_nlp, TEXTS[:1], "msr")
+
+
+def test_dev_evaluation_uses_each_docs_criterion(two_criteria_nlp):
+    nlp = two_criteria_nlp
+    augment = create_criterion_from_reference()
+    fine = [eg for example in _examples(nlp, FINE, "fine") for eg in augment(nlp, example)]
+    assert nlp.evaluate(fine)["token_f"] == 1.0
+
+
+def test_training_docs_need_a_criterion_or_a_default():
+    nlp = _pipeline(criterion=None)
+    examples = _examples(nlp, COARSE, None)
+    with pytest.raises(ValueError, match="has no criterion"):
+        nlp.initialize(lambda: examples)
+    with pytest.raises(ValueError, match="which no training Doc has"):
+        training_criteria(["ctb6", "sxu"], "pku", "gd_segmenter")
+    assert training_criteria(["ctb6", None, "sxu"], "ctb6", "gd_segmenter") == ["ctb6", "sxu"]
+
+
+def test_text_without_criterion_and_no_default_is_an_error():
+    with pytest.raises(ValueError, match="has none"):
+        criterion_ids([None], ["ctb6", "sxu"], None, "gd_segmenter")
+    assert criterion_ids([None, "sxu"], ["ctb6", "sxu"], "ctb6", "gd_segmenter") == [0, 1]
+    assert criterion_ids(["anything"], [], None, "gd_segmenter") == [0]  # single-criterion model
