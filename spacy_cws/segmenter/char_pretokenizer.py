@@ -5,15 +5,16 @@ stays in the Doc as spaCy keeps it (a single space as the previous token's
 trailing whitespace, anything else as whitespace tokens), so ``doc.text`` is
 always the input.
 """
-import re
 from typing import Callable
 
+import numpy
 from spacy.language import Language
 from spacy.tokens import Doc
-from spacy.util import DummyTokenizer, get_words_and_spaces, registry
+from spacy.util import DummyTokenizer, registry
 from spacy.vocab import Vocab
 
-_NON_SPACE = re.compile(r"\S")
+from .character_view import non_space_positions
+from .doc_from_spans import doc_from_spans
 
 
 class CharPretokenizer(DummyTokenizer):
@@ -25,9 +26,8 @@ class CharPretokenizer(DummyTokenizer):
     def __call__(self, text: str) -> Doc:
         if not isinstance(text, str):
             raise TypeError(f"CharPretokenizer takes a str, got {type(text).__name__}")
-        characters = _NON_SPACE.findall(text)
-        words, spaces = get_words_and_spaces(characters, text)
-        return Doc(self.vocab, words=words, spaces=spaces)
+        starts = non_space_positions(text)
+        return doc_from_spans(self.vocab, text, numpy.stack([starts, starts + 1], axis=1))
 
 
 @registry.tokenizers("spacy-cws.CharPretokenizer.v1")

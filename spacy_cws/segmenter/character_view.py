@@ -41,6 +41,12 @@ def code_points(characters: str) -> numpy.ndarray:
     return numpy.frombuffer(characters.encode("utf-32-le", "surrogatepass"), dtype=numpy.uint32)
 
 
+def non_space_positions(characters: str) -> numpy.ndarray:
+    """int64 (n,): the offsets of the characters for which str.isspace() is false."""
+    codes = code_points(characters)
+    return numpy.flatnonzero(~_SPACE_TABLE[numpy.minimum(codes, len(_SPACE_TABLE) - 1)])
+
+
 @dataclass(frozen=True)
 class CharacterView:
     """The units of one text as the model sees them.

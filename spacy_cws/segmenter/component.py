@@ -10,7 +10,7 @@ gold-segmented sentences.
 from collections import Counter
 from itertools import chain, islice
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy
 import srsly
@@ -32,6 +32,7 @@ from .chunking import chunk_spans
 from .decoding import decode_words
 from .gap_labels import gap_labels, unit_starts_word
 from .criteria import criterion_ids, training_criteria
+from .doc_from_spans import doc_from_spans
 from .symbol_ids import SymbolIds
 
 DEFAULT_MODEL_CONFIG = """
@@ -55,6 +56,8 @@ highway_output = true
 bigram_width = 0
 """
 DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
+# Annotations an earlier component may have set: a Doc with any is retokenized in place.
+_KEPT_ANNOTATIONS = ("TAG", "POS", "MORPH", "LEMMA", "DEP", "ENT_IOB", "SENT_START")
 
 
 @Language.factory(
@@ -251,8 +254,30 @@ class Segmenter(TrainablePipe):
         docs = list(docs)
         return self.segment_texts([doc.text for doc in docs], [doc._.criterion for doc in docs])
 
+    def __call__(self, doc: Doc) -> Doc:
+        """Segment one Doc. RETURNS the segmented Doc (see ``pipe``)."""
+        return next(self.pipe([doc]))
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        """Segment Docs in batches. Each Doc is rebuilt from its words (same
+        text, user data such as doc._.criterion kept) in time linear in its
+        length; spaCy's retokenizer, which is quadratic (minutes for 100,000
+        characters), is used only for a Doc that already carries annotations
+        from an earlier component, so that they are kept."""
+        for docs in util.minibatch(stream, size=batch_size):
+            words = self.predict(docs)
+            for doc, spans in zip(docs, words):
+                if any(doc.has_annotation(attr) for attr in _KEPT_ANNOTATIONS):
+                    self.set_annotations([doc], [spans])
+                    yield doc
+                else:
+                    segmented = doc_from_spans(doc.vocab, doc.text, spans)
+                    segmented.user_data = dict(doc.user_data)
+                    yield segmented
+
     def set_annotations(self, docs: Iterable[Doc], words: List[numpy.ndarray]) -> None:
-        """Merge each predicted word's character tokens into one token.
+        """Merge each predicted word's character tokens into one token, in place
+        (spaCy's retokenizer: quadratic in the Doc's length; ``pipe`` avoids it).
 
         RAISES ValueError: if a word does not start and end on token edges
             (the Doc was not made by the character pretokenizer).

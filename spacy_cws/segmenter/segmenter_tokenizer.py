@@ -10,11 +10,12 @@ from typing import Callable, Iterable, Iterator, Optional
 
 from spacy.language import Language
 from spacy.tokens import Doc
-from spacy.util import DummyTokenizer, get_words_and_spaces, load_model_from_config, minibatch, registry
+from spacy.util import DummyTokenizer, load_model_from_config, minibatch, registry
 from spacy.vocab import Vocab
 from thinc.api import Model
 
 from .component import Segmenter
+from .doc_from_spans import doc_from_spans
 
 
 class SegmenterTokenizer(DummyTokenizer):
@@ -39,8 +40,7 @@ class SegmenterTokenizer(DummyTokenizer):
                 yield self._make_doc(text, spans)
 
     def _make_doc(self, text: str, spans) -> Doc:
-        words, spaces = get_words_and_spaces([text[start:end] for start, end in spans.tolist()], text)
-        return Doc(self.vocab, words=words, spaces=spaces)
+        return doc_from_spans(self.vocab, text, spans)
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         return self.segmenter.to_bytes(exclude=exclude)

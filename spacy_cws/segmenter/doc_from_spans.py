@@ -1,0 +1,37 @@
+"""Docs from word spans in time linear in the text's length.
+
+spaCy's ``get_words_and_spaces`` re-slices the remaining text for every word
+and the retokenizer's merges rescan the Doc, both quadratic: a 1,000,000-
+character text would take hours. Segmentation knows each word's [start, end)
+offsets, so the words and spaces are built here in one pass, exactly as
+``get_words_and_spaces`` would give them.
+"""
+import numpy
+from spacy.tokens import Doc
+from spacy.vocab import Vocab
+
+
+def doc_from_spans(vocab: Vocab, text: str, spans: numpy.ndarray) -> Doc:
+    """A Doc of ``text`` whose tokens are the words at ``spans`` and the whitespace between them.
+
+    spans: int (n_words, 2), sorted, non-overlapping [start, end) character
+        offsets of the non-whitespace words; only whitespace lies outside them.
+    A single space after a word becomes its trailing whitespace; other
+    whitespace becomes whitespace tokens, as spaCy's get_words_and_spaces does.
+    """
+    words, spaces = [], []
+    position = 0
+    for start, end in spans.tolist():
+        if start > position:
+            words.append(text[position:start])
+            spaces.append(False)
+        words.append(text[start:end])
+        spaces.append(False)
+        position = end
+        if position < len(text) and text[position] == " ":
+            spaces[-1] = True
+            position += 1
+    if position < len(text):
+        words.append(text[position:])
+        spaces.append(False)
+    return Doc(vocab, words=words, spaces=spaces)
