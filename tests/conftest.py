@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from .segmentation_data import MODEL, blank_pipeline, make_examples
+from .segmentation_data import MODEL, blank_pipeline, make_examples, overfit
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # The corpora sit beside the checkout (../shared/data); SPACY_CWS_DATA overrides.
@@ -37,11 +37,4 @@ def trained_nlp():
     """A tiny gd_segmenter pipeline overfitted once per session on SENTENCES."""
     nlp = blank_pipeline()
     nlp.add_pipe("gd_segmenter", config={"model": MODEL, "max_length": 64, "batch_units": 256})
-    examples = make_examples(nlp)
-    optimizer = nlp.initialize(lambda: examples)
-    optimizer.learn_rate = 0.003
-    for _ in range(120):
-        losses = {}
-        nlp.update(examples, sgd=optimizer, losses=losses)
-    assert losses["gd_segmenter"] < 0.01, losses
-    return nlp
+    return overfit(nlp, make_examples(nlp), updates=120, max_loss=0.01)

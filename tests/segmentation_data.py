@@ -29,3 +29,15 @@ def make_examples(nlp, sentences=SENTENCES):
         reference = Doc(nlp.vocab, words=words, spaces=[False] * len(words))
         examples.append(Example(nlp.make_doc(reference.text), reference))
     return examples
+
+
+def overfit(nlp, examples, updates, max_loss):
+    """Initialize ``nlp`` on ``examples`` and update on them ``updates`` times;
+    the segmenter's last loss must fall below ``max_loss``."""
+    optimizer = nlp.initialize(lambda: examples)
+    optimizer.learn_rate = 0.003
+    for _ in range(updates):
+        losses = {}
+        nlp.update(examples, sgd=optimizer, losses=losses)
+    assert losses["gd_segmenter"] < max_loss, losses
+    return nlp

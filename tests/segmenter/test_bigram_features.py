@@ -1,11 +1,10 @@
-import numpy
 import pytest
 import spacy
 
 from spacy_cws.models.pytorch_gd_transformer import UNK
 from spacy_cws.segmenter.symbol_ids import SymbolIds
 
-from ..segmentation_data import MODEL, SENTENCES, blank_pipeline, make_examples
+from ..segmentation_data import MODEL, SENTENCES, blank_pipeline, make_examples, overfit
 
 TEXTS = ["".join(sentence.split()) for sentence in SENTENCES]
 BIGRAM_MODEL = {**MODEL, "bigram_width": 8}
@@ -51,14 +50,10 @@ def _bigram_pipeline(min_count=1, model=BIGRAM_MODEL):
 
 def test_bigram_pipeline_trains_saves_and_reloads(tmp_path):
     nlp = _bigram_pipeline()
-    examples = make_examples(nlp)
-    optimizer = nlp.initialize(lambda: examples)
+    overfit(nlp, make_examples(nlp), updates=80, max_loss=0.05)
     segmenter = nlp.get_pipe("gd_segmenter")
     assert ["<s>", "新"] in segmenter.cfg["bigrams"]
     assert segmenter.model.get_dim("nB") == len(segmenter.cfg["bigrams"]) + 4
-    optimizer.learn_rate = 0.003
-    for _ in range(80):
-        nlp.update(examples, sgd=optimizer)
     predicted = [[t.text for t in doc] for doc in nlp.pipe(TEXTS)]
     assert predicted == [s.split() for s in SENTENCES]
     nlp.to_disk(tmp_path / "pipeline")

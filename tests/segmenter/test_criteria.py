@@ -9,7 +9,7 @@ from spacy.training import Example
 from spacy_cws.segmenter.criteria import criterion_ids, training_criteria
 from spacy_cws.training.criterion_augmenter import create_criterion_from_reference
 
-from ..segmentation_data import MODEL, SENTENCES, blank_pipeline
+from ..segmentation_data import MODEL, SENTENCES, blank_pipeline, overfit
 
 # Two standards for the same sentences: "coarse" keeps the hand segmentation,
 # "fine" splits every Chinese word into characters (number and Latin runs are
@@ -52,13 +52,7 @@ def _words(nlp, texts, criterion=None):
 def two_criteria_nlp():
     nlp = _pipeline()
     examples = _examples(nlp, COARSE, "coarse") + _examples(nlp, FINE, "fine")
-    optimizer = nlp.initialize(lambda: examples)
-    optimizer.learn_rate = 0.003
-    for _ in range(150):
-        losses = {}
-        nlp.update(examples, sgd=optimizer, losses=losses)
-    assert losses["gd_segmenter"] < 0.02, losses
-    return nlp
+    return overfit(nlp, examples, updates=150, max_loss=0.02)
 
 
 def test_one_pipeline_segments_by_each_criterion(two_criteria_nlp, tmp_path):
