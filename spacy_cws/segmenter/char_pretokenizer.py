@@ -1,6 +1,6 @@
 """A tokenizer that makes every non-whitespace character a token.
 
-The trainable ``gd_segmenter`` then merges characters into words. Whitespace
+The trainable ``gd_segmenter`` then turns characters into words. Whitespace
 stays in the Doc as spaCy keeps it (a single space as the previous token's
 trailing whitespace, anything else as whitespace tokens), so ``doc.text`` is
 always the input.

@@ -41,10 +41,14 @@ def code_points(characters: str) -> numpy.ndarray:
     return numpy.frombuffer(characters.encode("utf-32-le", "surrogatepass"), dtype=numpy.uint32)
 
 
+def _is_space(codes: numpy.ndarray) -> numpy.ndarray:
+    """bool (n,): str.isspace() of each code point."""
+    return _SPACE_TABLE[numpy.minimum(codes, len(_SPACE_TABLE) - 1)]
+
+
 def non_space_positions(characters: str) -> numpy.ndarray:
     """int64 (n,): the offsets of the characters for which str.isspace() is false."""
-    codes = code_points(characters)
-    return numpy.flatnonzero(~_SPACE_TABLE[numpy.minimum(codes, len(_SPACE_TABLE) - 1)])
+    return numpy.flatnonzero(~_is_space(code_points(characters)))
 
 
 @dataclass(frozen=True)
@@ -126,7 +130,7 @@ class Normaliser:
         normalised = self.normalise_characters(text)
         codes = code_points(normalised).copy()
         length = len(codes)
-        is_unit = ~_SPACE_TABLE[numpy.minimum(codes, len(_SPACE_TABLE) - 1)]
+        is_unit = ~_is_space(codes)
         unit_ends = numpy.arange(1, length + 1, dtype=numpy.int64)
         if self.collapse_runs:
             runs = [(m.start(), m.end(), _RUN_SYMBOLS[m.lastgroup]) for m in _RUN.finditer(normalised)]

@@ -2,8 +2,9 @@
 
 The pipeline's tokenizer (``spacy-cws.CharPretokenizer.v1``) makes each
 character a token; this component scores every gap between units with the
-GD-Transformer (Duan & Zhao 2020) and merges the characters of each predicted
-word with ``doc.retokenize()``. Training labels come from the reference
+GD-Transformer (Duan & Zhao 2020) and returns each Doc rebuilt from its
+predicted words (``doc.retokenize()`` only where an earlier component's
+annotations must be kept). Training labels come from the reference
 Doc's word starts (``token.idx``), so ``spacy train`` needs only DocBins of
 gold-segmented sentences.
 """
