@@ -1,5 +1,6 @@
 """``python -m spacy_cws evaluate MODEL CORPUS ASSETS CORPUS_DIR``: official + spaCy scores."""
 from pathlib import Path
+from typing import Optional
 
 import spacy
 import srsly
@@ -7,6 +8,7 @@ import typer
 from wasabi import msg
 
 from ..scoring.evaluate import evaluate_corpus
+from ..segmenter.default_criterion import set_default_criterion
 from . import app
 
 
@@ -19,6 +21,9 @@ def evaluate_cli(
     output: Path = typer.Option(..., "--output", "-o", help="Metrics JSON to write."),
     system_output: Path = typer.Option(..., "--system-output", help="Segmented test output (SIGHAN format)."),
     batch_size: int = typer.Option(256, "--batch-size", help="nlp.pipe batch size."),
+    criterion: Optional[str] = typer.Option(
+        None, "--criterion", "-c", help="Criterion to segment by (multi-criteria pipelines), e.g. the corpus name."
+    ),
 ):
     """Segment a prepared corpus's test set, score it with the official SIGHAN
     measures and spaCy's token P/R/F, and write both to a metrics JSON."""
@@ -26,11 +31,16 @@ def evaluate_cli(
         nlp = spacy.load(model)
     except (OSError, IOError, ValueError) as err:
         msg.fail(f"Cannot load the pipeline '{model}': {err}", exits=1)
+    if criterion is not None:
+        try:
+            set_default_criterion(nlp, criterion)
+        except ValueError as err:
+            msg.fail(str(err), exits=1)
     try:
         results = evaluate_corpus(nlp, corpus_dir, system_output, batch_size)
     except FileNotFoundError as err:
         msg.fail(str(err), exits=1)
-    metrics = {"model": str(model), "corpus_dir": str(corpus_dir), **results}
+    metrics = {"model": str(model), "corpus_dir": str(corpus_dir), "criterion": criterion, **results}
     output.parent.mkdir(parents=True, exist_ok=True)
     srsly.write_json(output, metrics)
     official, speed = metrics["official"], metrics["speed"]

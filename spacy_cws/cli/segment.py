@@ -27,6 +27,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from tqdm import tqdm
 
+from ..segmenter.default_criterion import set_default_criterion
 from ..segmenter.segmenter_tokenizer import SegmenterTokenizer
 from . import app
 
@@ -167,6 +168,9 @@ def segment_cli(
         OutputFormat.text, "--format", "-f", help="text: words separated by spaces; jsonl: text, words and offsets."
     ),
     batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch."),
+    criterion: Optional[str] = typer.Option(
+        None, "--criterion", "-c", help="Segmentation criterion (multi-criteria pipelines), e.g. ctb6 or sxu."
+    ),
 ):
     """Segment text into words, one output line per input line.
 
@@ -182,6 +186,11 @@ def segment_cli(
     if output is not None and any(name != STDIN and Path(name).resolve() == output.resolve() for name in inputs):
         fail(f"The output {output} is also an input: it would be overwritten while it is read.")
     nlp = load_pipeline(model)
+    if criterion is not None:
+        try:
+            set_default_criterion(nlp, criterion)
+        except ValueError as err:
+            fail(str(err))
     total = None if STDIN in inputs else sum(Path(name).stat().st_size for name in inputs)
     formatter = FORMATTERS[output_format]
     if output is None:

@@ -10,7 +10,8 @@ from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
 from thinc.types import Floats3d, Ints2d
 
-from .pytorch_gd_transformer import BOS, EOS, GDTransformer, validate_settings
+from .feature_batch import pad_features
+from .pytorch_gd_transformer import GDTransformer, validate_settings
 
 InT = List[Ints2d]
 OutT = List[Floats3d]
@@ -98,19 +99,7 @@ def forward(model: Model, X: InT, is_train: bool) -> Tuple[OutT, callable]:
 
 
 def _convert_inputs(model: Model, X: InT, is_train: bool):
-    ops = model.ops
-    lengths = [len(x) + 2 for x in X]
-    ids = ops.alloc2i(len(X), max(lengths), dtype="int64")
-    bigrams = ops.alloc3i(len(X), max(lengths), 2, dtype="int64")
-    for row, seq in enumerate(X):
-        ids[row, 0] = BOS
-        ids[row, 1 : len(seq) + 1] = seq[:, 0]
-        ids[row, len(seq) + 1] = EOS
-        bigrams[row, 1 : len(seq) + 1] = seq[:, 1:3]
-    criteria = ops.asarray1i([int(seq[0, 3]) if len(seq) else 0 for seq in X], dtype="int64")
-    lengths_arr = ops.asarray1i(lengths, dtype="int64")
-    args = (xp2torch(ids), xp2torch(lengths_arr), xp2torch(bigrams), xp2torch(criteria))
-    return ArgsKwargs(args=args, kwargs={}), lambda d_inputs: []
+    return pad_features(model, X, is_train, edges=True)
 
 
 def _convert_outputs(model: Model, inputs_outputs, is_train: bool):

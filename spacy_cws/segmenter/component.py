@@ -2,7 +2,9 @@
 
 The pipeline's tokenizer (``spacy-cws.CharPretokenizer.v1``) makes each
 character a token; this component scores every gap between units with the
-GD-Transformer (Duan & Zhao 2020) and returns each Doc rebuilt from its
+GD-Transformer (Duan & Zhao 2020), or tags every unit B/M/E/S with a BMES
+tagger (SAN-CRF, seed 003; the multi-criteria Transformer, seed 004), as its
+model's ``attrs["labels"]`` says, and returns each Doc rebuilt from its
 predicted words (``doc.retokenize()`` only where an earlier component's
 annotations must be kept). Training labels come from the reference
 Doc's word starts (``token.idx``), so ``spacy train`` needs only DocBins of
@@ -30,8 +32,10 @@ from thinc.types import Floats3d
 
 from .character_view import CharacterView, Normaliser
 from .chunking import chunk_spans
+from ..models.criterion_transfer import add_criterion_row, freeze_all_but_criteria
 from .decoding import decode_words
-from .gap_labels import gap_labels, unit_starts_word
+from .gap_labels import unit_starts_word
+from .label_schemes import label_scheme
 from .criteria import criterion_ids, training_criteria
 from .doc_from_spans import doc_from_spans
 from .symbol_ids import SymbolIds
@@ -74,6 +78,7 @@ _KEPT_ANNOTATIONS = ("TAG", "POS", "MORPH", "LEMMA", "DEP", "ENT_IOB", "SENT_STA
         "bigram_min_count": 0,
         "multi_criteria": False,
         "criterion": None,
+        "train_criteria_only": False,
         "scorer": {"@scorers": "spacy-cws.segmentation_scorer.v1"},
     },
     default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_acc": None},
@@ -91,6 +96,7 @@ def make_gd_segmenter(
     bigram_min_count: int,
     multi_criteria: bool,
     criterion: Optional[str],
+    train_criteria_only: bool,
     scorer: Optional[Callable],
 ) -> "Segmenter":
     """Create a ``gd_segmenter``.
@@ -105,6 +111,8 @@ def make_gd_segmenter(
         (doc._.criterion of the training Docs; Qiu et al. 2020).
     criterion: the default criterion at inference (a Doc's own
         doc._.criterion wins), and of training Docs that name none.
+    train_criteria_only: update only the criterion embeddings, everything
+        else frozen (transfer to a new criterion; see add_criterion).
     """
     return Segmenter(
         nlp.vocab,
@@ -118,12 +126,14 @@ def make_gd_segmenter(
         bigram_min_count=bigram_min_count,
         multi_criteria=multi_criteria,
         criterion=criterion,
+        train_criteria_only=train_criteria_only,
         scorer=scorer,
     )
 
 
 class Segmenter(TrainablePipe):
-    """Chinese word segmentation by gap scoring over a character pretokenized Doc."""
+    """Chinese word segmentation over a character pretokenized Doc, by gap
+    scoring or B/M/E/S tagging (label_schemes.py)."""
 
     def __init__(
         self,
@@ -139,6 +149,7 @@ class Segmenter(TrainablePipe):
         bigram_min_count: int = 0,
         multi_criteria: bool = False,
         criterion: Optional[str] = None,
+        train_criteria_only: bool = False,
         scorer: Optional[Callable] = None,
     ):
         if bigram_min_count < 0:
@@ -161,6 +172,7 @@ class Segmenter(TrainablePipe):
             "bigram_min_count": bigram_min_count,
             "multi_criteria": multi_criteria,
             "criterion": criterion,
+            "train_criteria_only": train_criteria_only,
             "symbols": [],
             "bigrams": [],
             "criteria": [],
@@ -225,10 +237,10 @@ class Segmenter(TrainablePipe):
         self._check_initialized()
         texts = list(texts)
         views, spans, sequences = self._featurize(texts, criteria or [None] * len(texts))
-        logits = self._score_sequences(sequences)
+        starts = label_scheme(self.model).word_starts(self.model, self._score_sequences(sequences))
         words, position = [], 0
         for view, text_spans in zip(views, spans):
-            words.append(decode_words(view, text_spans, logits[position : position + len(text_spans)]))
+            words.append(decode_words(view, text_spans, starts[position : position + len(text_spans)]))
             position += len(text_spans)
         return words
 
@@ -333,10 +345,13 @@ class Segmenter(TrainablePipe):
         return losses
 
     def get_loss(self, examples: Iterable[Example], scores: List[Floats3d]) -> Tuple[float, List[Floats3d]]:
-        """Softmax cross-entropy per head (final and, with Highway-O, early), each a
-        mean over all gaps of the batch, summed over heads (1:1 as in the paper).
+        """The model's loss (label_schemes): for gaps, softmax cross-entropy per
+        head (final and, with Highway-O, early), each a mean over all gaps of the
+        batch, summed 1:1 as in the paper; for B/M/E/S tags, the CRF negative
+        log-likelihood or softmax cross-entropy, a mean over characters.
 
-        scores: per model sequence (H, n + 1, 2), as from the model.
+        scores: per model sequence, as from the model: (H, n + 1, 2) gap logits
+            or (1, n, 4) tag scores.
         RETURNS: (loss, d_scores of the same shapes).
         RAISES ValueError: if a reference text differs from its predicted text, or the loss is NaN.
         """
@@ -359,6 +374,7 @@ class Segmenter(TrainablePipe):
         scores: List[Floats3d],
     ) -> Tuple[float, List[Floats3d]]:
         """get_loss for texts already featurized (views and sequence spans per example)."""
+        scheme = label_scheme(self.model)
         labels: List[numpy.ndarray] = []
         for eg, view, text_spans in zip(examples, views, spans):
             if eg.reference.text != eg.predicted.text:
@@ -367,24 +383,11 @@ class Segmenter(TrainablePipe):
                     f"got '{eg.reference.text[:50]}' and '{eg.predicted.text[:50]}'"
                 )
             starts = unit_starts_word(view, (token.idx for token in eg.reference if not token.is_space))
-            labels.extend(gap_labels(starts, text_spans))
-        ops = self.model.ops
-        n_gaps = sum(len(gold) for gold in labels)
-        loss = 0.0
-        d_scores = []
-        for score, gold in zip(scores, labels):
-            score = ops.to_numpy(score)
-            shifted = score - score.max(axis=-1, keepdims=True)
-            probs = numpy.exp(shifted)
-            probs /= probs.sum(axis=-1, keepdims=True)
-            rows = numpy.arange(len(gold))
-            loss -= numpy.log(probs[:, rows, gold] + 1e-12).sum() / n_gaps
-            d = probs
-            d[:, rows, gold] -= 1.0
-            d_scores.append(ops.asarray(d / n_gaps, dtype="float32"))
+            labels.extend(scheme.gold(starts, text_spans))
+        loss, d_scores = scheme.loss(self.model, scores, labels)
         if numpy.isnan(loss):
             raise ValueError(Errors.E910.format(name=self.name))
-        return float(loss), d_scores
+        return loss, d_scores
 
     def initialize(
         self,
@@ -431,6 +434,31 @@ class Segmenter(TrainablePipe):
         self.model.set_dim("nB", self._symbol_ids.n_bigrams, force=True)
         self.model.set_dim("nC", len(self.criteria), force=True)
         self.model.initialize()
+        self._apply_freezing()
+
+    def _apply_freezing(self) -> None:
+        if self.cfg["train_criteria_only"]:
+            freeze_all_but_criteria(self.model)
+
+    def add_criterion(self, name: str) -> None:
+        """Add a new criterion to a trained multi-criteria segmenter (Qiu et al.
+        2020, Figure 5): one more criterion embedding, the mean of the others
+        until trained. Train it alone with ``train_criteria_only`` (the
+        ``add-criterion`` CLI sets that in the saved config).
+
+        RAISES ValueError: if the segmenter is not multi-criteria or already has the criterion.
+        """
+        self._check_initialized()
+        if not self.criteria:
+            raise ValueError(
+                f"'{self.name}' has no criteria: only a multi-criteria segmenter (trained with "
+                "multi_criteria = true) can learn a new one"
+            )
+        if name in self.criteria:
+            raise ValueError(f"'{self.name}' already has the criterion '{name}' (criteria: {', '.join(self.criteria)})")
+        add_criterion_row(self.model)
+        # Appended, not sorted in: the existing criteria keep their embedding rows.
+        self.cfg["criteria"] = self.criteria + [name]
 
     # -- serialization ----------------------------------------------------------------
 
@@ -451,6 +479,7 @@ class Segmenter(TrainablePipe):
                 f"'{self.name}' cannot load its model weights: the file is corrupt or was "
                 f"saved with another model configuration ({type(err).__name__}: {err})"
             ) from err
+        self._apply_freezing()
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         serialize = {

@@ -68,6 +68,7 @@ def create_segmenter_tokenizer(
     bigram_min_count: int = 0,
     multi_criteria: bool = False,
     criterion: Optional[str] = None,
+    train_criteria_only: bool = False,
     batch_size: int = 256,
 ) -> Callable[[Language], SegmenterTokenizer]:
     """The settings are those of the ``gd_segmenter`` factory, plus batch_size
@@ -86,6 +87,7 @@ def create_segmenter_tokenizer(
             bigram_min_count=bigram_min_count,
             multi_criteria=multi_criteria,
             criterion=criterion,
+            train_criteria_only=train_criteria_only,
         )
         return SegmenterTokenizer(nlp.vocab, segmenter, batch_size)
 

@@ -3,10 +3,15 @@ import re
 
 import pytest
 import spacy
+import torch
+from thinc.api import Adam
 from spacy.tokens import Doc
 from spacy.training import Example
 
+from spacy_cws.models.criterion_transfer import freeze_all_but_criteria
+from spacy_cws.models.wrapped_module import torch_module
 from spacy_cws.segmenter.criteria import criterion_ids, training_criteria
+from spacy_cws.segmenter.default_criterion import set_default_criterion
 from spacy_cws.training.criterion_augmenter import create_criterion_from_reference
 
 from ..segmentation_data import MODEL, SENTENCES, blank_pipeline, overfit
@@ -96,3 +101,50 @@ def test_text_without_criterion_and_no_default_is_an_error():
         criterion_ids([None], ["ctb6", "sxu"], None, "gd_segmenter")
     assert criterion_ids([None, "sxu"], ["ctb6", "sxu"], "ctb6", "gd_segmenter") == [0, 1]
     assert criterion_ids(["anything"], [], None, "gd_segmenter") == [0]  # single-criterion model
+
+
+def test_new_criterion_learns_with_everything_else_frozen(two_criteria_nlp, tmp_path):
+    two_criteria_nlp.to_disk(tmp_path / "base")
+    nlp = spacy.load(tmp_path / "base", config={"components": {"gd_segmenter": {"train_criteria_only": True}}})
+    segmenter = nlp.get_pipe("gd_segmenter")
+    segmenter.add_criterion("new")
+    assert segmenter.criteria == ["coarse", "fine", "new"]
+    module = torch_module(segmenter.model)
+    frozen_before = {name: p.detach().clone() for name, p in module.named_parameters() if name != "criterion_embedding.weight"}
+    rows_before = module.criterion_embedding.weight.detach().clone()
+    freeze_all_but_criteria(segmenter.model)  # as from_disk does for a pipeline saved by add-criterion
+    nlp.resume_training()
+    optimizer = Adam(0.01, L2=0.0)  # as our configs: no weight decay, which would shrink the old rows
+    examples = _examples(nlp, FINE, "new")
+    for _ in range(40):
+        nlp.update(examples, sgd=optimizer)
+    for name, parameter in module.named_parameters():
+        if name != "criterion_embedding.weight":
+            assert torch.equal(parameter, frozen_before[name]), name
+    rows_after = module.criterion_embedding.weight.detach()
+    assert torch.equal(rows_after[:2], rows_before[:2])  # the old criteria are untouched
+    assert not torch.equal(rows_after[2], rows_before[2])
+    assert _words(nlp, TEXTS, "coarse") == [s.split() for s in COARSE]
+    new_words = _words(nlp, TEXTS, "new")
+    assert sum(w == s.split() for w, s in zip(new_words, FINE)) > sum(w == s.split() for w, s in zip(new_words, COARSE))
+    nlp.to_disk(tmp_path / "transferred")
+    assert _words(spacy.load(tmp_path / "transferred"), TEXTS, "new") == new_words
+
+
+def test_single_criterion_pipeline_cannot_add_a_criterion(tmp_path):
+    nlp = blank_pipeline()
+    nlp.add_pipe("gd_segmenter", config={"model": MODEL, "max_length": 64, "batch_units": 256})
+    nlp.initialize(lambda: _examples(nlp, COARSE[:2], None))
+    with pytest.raises(ValueError, match="only a multi-criteria segmenter"):
+        nlp.get_pipe("gd_segmenter").add_criterion("zx")
+
+
+def test_default_criterion_of_a_loaded_pipeline(two_criteria_nlp):
+    nlp = two_criteria_nlp
+    set_default_criterion(nlp, "fine")
+    try:
+        assert _words(nlp, TEXTS[:3]) == [s.split() for s in FINE[:3]]
+        with pytest.raises(ValueError, match="Unknown criterion 'pku'.*coarse, fine"):
+            set_default_criterion(nlp, "pku")
+    finally:
+        set_default_criterion(nlp, "coarse")

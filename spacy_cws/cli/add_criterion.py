@@ -1,0 +1,39 @@
+"""``python -m spacy_cws add-criterion PIPELINE OUTPUT NAME``: ready a multi-criteria pipeline to learn a new criterion."""
+from pathlib import Path
+
+import spacy
+import typer
+from thinc.api import Config
+from wasabi import msg
+
+from . import app
+
+
+@app.command("add-criterion")
+def add_criterion_cli(
+    pipeline: str = typer.Argument(..., help="A trained multi-criteria pipeline (name or path)."),
+    output: Path = typer.Argument(..., help="Folder for the pipeline with the new criterion."),
+    criterion: str = typer.Argument(..., help="The new criterion's name: the criterion of its training Docs, e.g. zx."),
+    component: str = typer.Option("gd_segmenter", "--component", help="The segmenter component's name."),
+):
+    """Add a criterion embedding to a multi-criteria segmenter and save the
+    pipeline with train_criteria_only = true and the new criterion as the
+    default (Qiu et al. 2020, Figure 5): `spacy train` with this component
+    sourced from OUTPUT then learns only the criterion embeddings from the new
+    corpus, everything else frozen."""
+    try:
+        nlp = spacy.load(pipeline)
+        nlp.get_pipe(component).add_criterion(criterion)
+    except (OSError, KeyError, ValueError) as err:
+        msg.fail(str(err), exits=1)
+    nlp.to_disk(output)
+    # The settings of a loaded component come from its config (the saved cfg
+    # holds only what was learned), so the switch goes into config.cfg.
+    config = Config().from_disk(output / "config.cfg", interpolate=False)
+    config["components"][component]["train_criteria_only"] = True
+    config["components"][component]["criterion"] = criterion
+    config.to_disk(output / "config.cfg", interpolate=False)
+    msg.good(
+        f"Saved {output}: criteria {nlp.get_pipe(component).criteria}; train with "
+        f"[components.{component}] source = \"{output}\" (see configs/transfer_criterion.cfg)"
+    )
