@@ -1,0 +1,117 @@
+"""The thinc wrapper of the built-in character encoder, ``spacy-cws.MWACharEncoder.v1``.
+
+Input: Docs. Output: per Doc a float array (len(doc.text), width), one row per
+character of the text (whitespace included), so the MWA layer sees exactly
+the characters that the segmentation sources cover. Texts longer than
+max_length are cut into windows at token starts and reassembled.
+"""
+from typing import Callable, List, Tuple
+
+import numpy
+from spacy.attrs import IDX
+from spacy.tokens import Doc
+from spacy.util import registry
+from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
+from thinc.types import Floats2d, Ints2d
+
+from .pytorch_char_encoder import CharacterEncoder, hash_characters
+from .windows import window_spans
+
+InT = List[Doc]
+OutT = List[Floats2d]
+
+
+@registry.architectures("spacy-cws.MWACharEncoder.v1")
+def build_char_encoder(
+    width: int = 128,
+    depth: int = 2,
+    n_heads: int = 4,
+    ff_width: int = 256,
+    n_rows: int = 20000,
+    max_length: int = 256,
+    dropout: float = 0.1,
+    conv_depth: int = 1,
+    window_size: int = 1,
+) -> Model[InT, OutT]:
+    """A small character encoder trained from scratch (see CharacterEncoder):
+    two hashed embeddings per character + learned positions + ``conv_depth``
+    residual convolutions over ``window_size`` characters each side + ``depth``
+    pre-norm Transformer layers of ``width``."""
+    if width % n_heads:
+        raise ValueError(f"width {width} is not divisible by n_heads {n_heads}")
+    if conv_depth < 0 or window_size < 0 or depth < 0:
+        raise ValueError(f"depth, conv_depth and window_size must be >= 0, got {depth}, {conv_depth}, {window_size}")
+    if max_length < 1 or n_rows < 1:
+        raise ValueError(f"max_length and n_rows must be >= 1, got {max_length}, {n_rows}")
+    settings = dict(
+        n_rows=n_rows,
+        width=width,
+        depth=depth,
+        n_heads=n_heads,
+        ff_width=ff_width,
+        max_length=max_length,
+        dropout=dropout,
+        conv_depth=conv_depth,
+        window_size=window_size,
+    )
+    return Model("mwa_char_encoder", forward, init=init, dims={"nO": width}, attrs={"settings": settings})
+
+
+def init(model: Model, X=None, Y=None) -> None:
+    if model.layers:
+        return
+    module = CharacterEncoder(**model.attrs["settings"])
+    model._layers.append(PyTorchWrapper_v2(module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs))
+
+
+def forward(model: Model, docs: InT, is_train: bool) -> Tuple[OutT, Callable]:
+    settings = model.attrs["settings"]
+    width = model.get_dim("nO")
+    windows = []  # (doc index, start, end)
+    ids = []
+    for i, doc in enumerate(docs):
+        text = doc.text
+        cuts = doc.to_array([IDX]).reshape(-1) if len(doc) else ()
+        hashed = hash_characters(text, settings["n_rows"])
+        for start, end in window_spans(len(text), settings["max_length"], cuts):
+            windows.append((i, start, end))
+            ids.append(hashed[start:end])
+    if not windows:
+        return [model.ops.alloc2f(0, width) for _ in docs], lambda dY: []
+    Y_windows, backprop_windows = model.layers[0](ids, is_train)
+    pieces: List[List[Floats2d]] = [[] for _ in docs]
+    for (i, _, _), Y in zip(windows, Y_windows):
+        pieces[i].append(Y)
+    outputs = [model.ops.xp.concatenate(p, axis=0) if p else model.ops.alloc2f(0, width) for p in pieces]
+
+    def backprop(dY: OutT) -> List:
+        backprop_windows([dY[i][start:end] for i, start, end in windows])
+        return []
+
+    return outputs, backprop
+
+
+def _convert_inputs(model: Model, X: List[Ints2d], is_train: bool):
+    lengths = [len(x) for x in X]
+    ids = numpy.zeros((len(X), max(lengths), 2), dtype=numpy.int64)
+    mask = numpy.zeros((len(X), max(lengths)), dtype=bool)
+    for row, x in enumerate(X):
+        ids[row, : len(x)] = x
+        mask[row, : len(x)] = True
+    device = model.shims[0].device
+    args = (xp2torch(ids, device=device), xp2torch(mask, device=device))
+    return ArgsKwargs(args=args, kwargs={}), lambda d_inputs: []
+
+
+def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
+    X, Y_torch = inputs_outputs
+    Y = torch2xp(Y_torch)  # (B, T, d)
+    outputs = [Y[row, : len(x)] for row, x in enumerate(X)]
+
+    def convert_for_torch_backward(dY: OutT) -> ArgsKwargs:
+        dY_padded = model.ops.alloc(Y.shape, dtype=Y.dtype)
+        for row, d in enumerate(dY):
+            dY_padded[row, : len(d)] = d
+        return ArgsKwargs(args=(Y_torch,), kwargs={"grad_tensors": xp2torch(dY_padded)})
+
+    return outputs, convert_for_torch_backward

@@ -1,0 +1,272 @@
+"""The thinc model of the MWA enricher, registered as ``spacy-cws.MWAEnricher.v1``.
+
+Docs -> character encoder -> multi-source word-aligned attention over the
+characters (pytorch_word_aligned_attention.py) -> mean of each token's
+characters. The segmentations are read from ``doc._.cws_segmentations`` for the
+source names in the ``word_aligned_attention`` layer's ``attrs["sources"]``
+(the ``mwa_enricher`` component fills both).
+
+Long texts: the attention sees at most ``max_length`` characters at once; a
+longer text is cut at word ends shared by all sources (hard cuts where there
+are none) and the windows' outputs are concatenated, so nothing is truncated.
+"""
+from typing import Callable, List, Optional, Sequence, Tuple
+
+import numpy
+from spacy.attrs import IDX, LENGTH
+from spacy.tokens import Doc
+from spacy.util import registry
+from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
+from thinc.types import Floats2d, Ints2d
+
+from .pytorch_word_aligned_attention import MultiSourceWordAlignedAttention
+from .sources import SEGMENTATIONS_ATTR, get_segmentations
+from .windows import common_boundaries, segment_ids, window_spans
+
+MWA_LAYER = "word_aligned_attention"
+ENCODER_REF = "encoder"
+MWA_REF = "mwa"
+
+
+@registry.architectures("spacy-cws.MWAEnricher.v1")
+def build_mwa_enricher(
+    encoder: Model[List[Doc], List[Floats2d]],
+    width: int = 128,
+    n_heads: int = 4,
+    head_width: Optional[int] = None,
+    pooling: str = "key",
+    activation: bool = True,
+    fuse_encoder: bool = True,
+    lambda_init: float = 0.5,
+    dropout: float = 0.1,
+    attention_dropout: float = 0.0,
+    max_length: int = 256,
+    output_norm: bool = True,
+) -> Model[List[Doc], List[Floats2d]]:
+    """Word-aligned attention over a character encoder, pooled to tokens.
+
+    encoder: Docs -> per Doc (len(doc.text), nI) character vectors, e.g.
+        ``spacy-cws.MWACharEncoder.v1``.
+    width: output width of the fused vectors (the listeners' width).
+    n_heads, head_width (None: nI // n_heads): the attention heads.
+    pooling: "key" (the released code, default) or "row" (the paper).
+    activation: ReLU on the Q/K/V and per-source projections (released code)
+        or none (paper). fuse_encoder: add tanh(H W_g + b) of the raw encoder
+        output H to the fusion sum (released code; default, and it keeps each
+        character's own information), else only the sources (eq. 8).
+    max_length: most characters the attention sees at once.
+    output_norm: LayerNorm on the fused vectors (not in the paper; it gives
+        the listeners inputs of unit scale, as a BERT encoder's are).
+    Output: per Doc a float array (len(doc), width), the mean over each
+    token's characters of the fused character vectors.
+    """
+    if pooling not in ("key", "row"):
+        raise ValueError(f"pooling must be 'key' or 'row', got '{pooling}'")
+    if max_length < 1:
+        raise ValueError(f"max_length must be >= 1, got {max_length}")
+    settings = dict(
+        width=width,
+        n_heads=n_heads,
+        head_width=head_width,
+        pooling=pooling,
+        activation=activation,
+        fuse_encoder=fuse_encoder,
+        lambda_init=lambda_init,
+        dropout=dropout,
+        attention_dropout=attention_dropout,
+        output_norm=output_norm,
+    )
+    mwa = Model(
+        MWA_LAYER,
+        mwa_forward,
+        init=mwa_init,
+        dims={"nI": None, "nO": width, "nM": None},
+        attrs={"settings": settings, "max_length": max_length, "sources": []},
+    )
+    return Model(
+        "mwa_enricher",
+        enricher_forward,
+        init=enricher_init,
+        layers=[encoder, mwa],
+        refs={ENCODER_REF: encoder, MWA_REF: mwa},
+        dims={"nO": width},
+    )
+
+
+def set_sources(model: Model, names: Sequence[str]) -> None:
+    """Tell the model which stored segmentations to read, in order. RAISES
+    ValueError when its attention was already built for another number of sources."""
+    mwa = model.get_ref(MWA_REF)
+    if mwa.layers and mwa.get_dim("nM") != len(names):
+        raise ValueError(
+            f"This MWA model was built for {mwa.get_dim('nM')} segmentation sources, "
+            f"not the {len(names)} configured ({list(names)})."
+        )
+    mwa.attrs["sources"] = list(names)
+    if not mwa.layers:
+        mwa.set_dim("nM", len(names), force=True)
+
+
+# -- the whole enricher ----------------------------------------------------------------
+
+
+def enricher_init(model: Model, X: Optional[List[Doc]] = None, Y=None) -> None:
+    encoder, mwa = model.layers
+    encoder.initialize(X=X)
+    if not mwa.has_dim("nI") or mwa.get_dim("nI") is None:
+        if encoder.has_dim("nO") and encoder.get_dim("nO"):
+            mwa.set_dim("nI", encoder.get_dim("nO"))
+        elif X:
+            mwa.set_dim("nI", encoder.predict(X[:1])[0].shape[1])
+    mwa.initialize()
+
+
+def enricher_forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats2d], Callable]:
+    encoder, mwa = model.layers
+    chars, backprop_encoder = encoder(docs, is_train)
+    enriched, backprop_mwa = mwa((docs, chars), is_train)
+    tokens, backprop_tokens = _chars_to_tokens(model, docs, enriched)
+
+    def backprop(d_tokens: List[Floats2d]) -> List:
+        d_chars = backprop_mwa(backprop_tokens(d_tokens))
+        return backprop_encoder(d_chars)
+
+    return tokens, backprop
+
+
+def token_character_positions(doc: Doc) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """The characters of every token, in token order: int64 positions into
+    doc.text and int32 token lengths (trailing whitespace is in no token)."""
+    if not len(doc):
+        return numpy.zeros((0,), dtype=numpy.int64), numpy.zeros((0,), dtype=numpy.int32)
+    table = doc.to_array([IDX, LENGTH]).astype(numpy.int64)
+    starts, lengths = table[:, 0], table[:, 1]
+    offsets = numpy.arange(lengths.sum()) - numpy.repeat(numpy.cumsum(lengths) - lengths, lengths)
+    return numpy.repeat(starts, lengths) + offsets, lengths.astype(numpy.int32)
+
+
+def _chars_to_tokens(model: Model, docs: List[Doc], chars: List[Floats2d]):
+    """Mean over each token's characters (like spacy-transformers' wordpiece
+    pooling). RETURNS per Doc (len(doc), width) and the backprop callback."""
+    ops = model.ops
+    alignments = [token_character_positions(doc) for doc in docs]
+    outputs = []
+    for (positions, lengths), X in zip(alignments, chars):
+        if len(lengths):
+            outputs.append(ops.reduce_mean(X[ops.asarray(positions)], ops.asarray1i(lengths)))
+        else:
+            outputs.append(ops.alloc2f(0, X.shape[1]))
+
+    def backprop(d_tokens: List[Floats2d]) -> List[Floats2d]:
+        d_chars = []
+        for (positions, lengths), X, dY in zip(alignments, chars, d_tokens):
+            dX = ops.alloc2f(*X.shape)
+            if len(lengths):
+                dX[ops.asarray(positions)] = ops.backprop_reduce_mean(dY, ops.asarray1i(lengths))
+            d_chars.append(dX)
+        return d_chars
+
+    return outputs, backprop
+
+
+# -- the word-aligned attention layer ---------------------------------------------------
+
+
+def mwa_init(model: Model, X=None, Y=None) -> None:
+    if model.layers:
+        return
+    if not model.has_dim("nM") or model.get_dim("nM") is None:
+        raise ValueError(
+            "The word-aligned attention has no segmentation sources: build it through the "
+            "mwa_enricher component, or call set_sources(model, names) first."
+        )
+    settings = dict(model.attrs["settings"])
+    module = MultiSourceWordAlignedAttention(model.get_dim("nI"), model.get_dim("nM"), **settings)
+    model._layers.append(PyTorchWrapper_v2(module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs))
+
+
+def doc_segment_ids(doc: Doc, names: Sequence[str]) -> Tuple[Ints2d, numpy.ndarray]:
+    """Per source the word index of every character (int64 (M, len(doc.text)))
+    and the word ends shared by all sources. RAISES ValueError when a
+    segmentation is missing or does not cover the text."""
+    stored = get_segmentations(doc)
+    rows = []
+    for name in names:
+        lengths = stored.get(name)
+        if lengths is None or sum(lengths) != len(doc.text):
+            raise ValueError(
+                f"Doc {doc.text[:20]!r}... has no valid segmentation '{name}' in doc._.{SEGMENTATIONS_ATTR}: "
+                "run the docs through the mwa_enricher component (which computes them) or "
+                "spacy_cws.mwa.sources.add_segmentations first."
+            )
+        rows.append(segment_ids(lengths))
+    return numpy.stack(rows), common_boundaries([stored[name] for name in names])
+
+
+def mwa_forward(model: Model, inputs: Tuple[List[Doc], List[Floats2d]], is_train: bool):
+    docs, chars = inputs
+    names = model.attrs["sources"]
+    width = model.get_dim("nO")
+    windows = []  # (doc index, start, end)
+    X = []
+    for i, (doc, H) in enumerate(zip(docs, chars)):
+        if not len(doc.text):
+            continue
+        ids, cuts = doc_segment_ids(doc, names)
+        for start, end in window_spans(len(doc.text), model.attrs["max_length"], cuts):
+            windows.append((i, start, end))
+            X.append((H[start:end], ids[:, start:end] - ids[:, start : start + 1]))
+    if not windows:
+        return [model.ops.alloc2f(len(H), width) for H in chars], lambda dY: [model.ops.alloc2f(*H.shape) for H in chars]
+    Y_windows, backprop_windows = model.layers[0](X, is_train)
+    pieces: List[List[Floats2d]] = [[] for _ in docs]
+    for (i, _, _), Y in zip(windows, Y_windows):
+        pieces[i].append(Y)
+    outputs = [model.ops.xp.concatenate(p, axis=0) if p else model.ops.alloc2f(0, width) for p in pieces]
+
+    def backprop(dY: List[Floats2d]) -> List[Floats2d]:
+        dX_windows = backprop_windows([dY[i][start:end] for i, start, end in windows])
+        dX = [model.ops.alloc2f(*H.shape) for H in chars]
+        for (i, start, end), d in zip(windows, dX_windows):
+            dX[i][start:end] = d
+        return dX
+
+    return outputs, backprop
+
+
+def _convert_inputs(model: Model, X: List[Tuple[Floats2d, Ints2d]], is_train: bool):
+    ops = model.ops
+    lengths = [len(H) for H, _ in X]
+    hidden = ops.pad([H for H, _ in X], round_to=1)  # (B, T, d)
+    n_sources = X[0][1].shape[0]
+    segments = numpy.zeros((n_sources, len(X), hidden.shape[1]), dtype=numpy.int64)
+    mask = numpy.zeros((len(X), hidden.shape[1]), dtype=bool)
+    for row, (_, ids) in enumerate(X):
+        segments[:, row, : ids.shape[1]] = ops.to_numpy(ids)
+        mask[row, : lengths[row]] = True
+    device = model.shims[0].device
+    hidden_torch = xp2torch(hidden, requires_grad=is_train, device=device)
+    args = (hidden_torch, xp2torch(segments, device=device), xp2torch(mask, device=device))
+
+    def convert_from_torch_backward(d_inputs: ArgsKwargs) -> List[Floats2d]:
+        d_hidden = d_inputs.args[0]
+        if d_hidden is None:
+            return [ops.alloc2f(n, hidden.shape[2]) for n in lengths]
+        d_hidden = torch2xp(d_hidden)
+        return [d_hidden[row, :n] for row, n in enumerate(lengths)]
+
+    return ArgsKwargs(args=args, kwargs={}), convert_from_torch_backward
+
+
+def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
+    X, Y_torch = inputs_outputs
+    Y = torch2xp(Y_torch)  # (B, T, width)
+    outputs = [Y[row, : len(H)] for row, (H, _) in enumerate(X)]
+
+    def convert_for_torch_backward(dY: List[Floats2d]) -> ArgsKwargs:
+        dY_padded = model.ops.alloc(Y.shape, dtype=Y.dtype)
+        for row, d in enumerate(dY):
+            dY_padded[row, : len(d)] = d
+        return ArgsKwargs(args=(Y_torch,), kwargs={"grad_tensors": xp2torch(dY_padded)})
+
+    return outputs, convert_for_torch_backward
