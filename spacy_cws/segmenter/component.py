@@ -426,8 +426,8 @@ class Segmenter(TrainablePipe):
         )
         self._build_model()
         # Run once on a small sample so shape errors surface now, not mid-training.
-        sample = [eg.predicted.text for eg in islice(get_examples(), 4)]
-        self.segment_texts(sample)
+        sample = list(islice(get_examples(), 4))
+        self.segment_texts([eg.predicted.text for eg in sample], [eg.reference._.criterion for eg in sample])
 
     def _build_model(self) -> None:
         self.model.set_dim("nV", self._symbol_ids.n_unigrams, force=True)

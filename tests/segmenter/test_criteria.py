@@ -96,6 +96,13 @@ def test_training_docs_need_a_criterion_or_a_default():
     assert training_criteria(["ctb6", None, "sxu"], "ctb6", "gd_segmenter") == ["ctb6", "sxu"]
 
 
+def test_joint_training_needs_no_default_criterion():
+    nlp = _pipeline(criterion=None)
+    nlp.initialize(lambda: _examples(nlp, COARSE[:2], "coarse") + _examples(nlp, FINE[:2], "fine"))
+    assert nlp.get_pipe("gd_segmenter").criteria == ["coarse", "fine"]
+    assert len(_words(nlp, TEXTS[:1], "fine")[0]) > 0
+
+
 def test_text_without_criterion_and_no_default_is_an_error():
     with pytest.raises(ValueError, match="has none"):
         criterion_ids([None], ["ctb6", "sxu"], None, "gd_segmenter")
