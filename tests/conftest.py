@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from .segmentation_data import MODEL, blank_pipeline, make_examples, overfit
+from .segmentation_data import COARSE, FINE, MODEL, blank_pipeline, criterion_pipeline, make_examples, overfit
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # The corpora sit beside the checkout (../shared/data); SPACY_CWS_DATA overrides.
@@ -38,3 +38,12 @@ def trained_nlp():
     nlp = blank_pipeline()
     nlp.add_pipe("gd_segmenter", config={"model": MODEL, "max_length": 64, "batch_units": 256})
     return overfit(nlp, make_examples(nlp), updates=120, max_loss=0.01)
+
+
+@pytest.fixture(scope="session")
+def two_criteria_nlp():
+    """A tiny multi-criteria pipeline (criteria "coarse" and "fine", default
+    "coarse") overfitted once per session on the same sentences under both."""
+    nlp = criterion_pipeline()
+    examples = make_examples(nlp, COARSE, "coarse") + make_examples(nlp, FINE, "fine")
+    return overfit(nlp, examples, updates=150, max_loss=0.02)

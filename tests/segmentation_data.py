@@ -1,4 +1,6 @@
 """Hand-segmented sentences and a tiny model config shared by the tests."""
+import re
+
 import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
@@ -22,13 +24,45 @@ def blank_pipeline():
     return spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-cws.CharPretokenizer.v1"}}})
 
 
-def make_examples(nlp, sentences=SENTENCES):
+def make_examples(nlp, sentences=SENTENCES, criterion=None):
+    """Examples of the space-separated sentences; each reference Doc's
+    doc._.criterion is ``criterion``, as conversion stores a corpus name."""
     examples = []
     for sentence in sentences:
         words = sentence.split()
         reference = Doc(nlp.vocab, words=words, spaces=[False] * len(words))
+        reference._.criterion = criterion
         examples.append(Example(nlp.make_doc(reference.text), reference))
     return examples
+
+
+# Two standards for the same sentences: "coarse" keeps the hand segmentation,
+# "fine" splits every Chinese word into characters (number and Latin runs are
+# one model unit, so they stay whole).
+COARSE = SENTENCES
+FINE = [
+    " ".join(" ".join(word) if re.fullmatch("[\u4e00-\u9fff]+", word) else word for word in sentence.split())
+    for sentence in SENTENCES
+]
+TEXTS = ["".join(sentence.split()) for sentence in SENTENCES]
+
+
+def criterion_pipeline(criterion="coarse"):
+    """A blank multi-criteria segmenter pipeline with default criterion ``criterion``."""
+    nlp = blank_pipeline()
+    nlp.add_pipe(
+        "gd_segmenter",
+        config={"model": MODEL, "max_length": 64, "batch_units": 256, "multi_criteria": True, "criterion": criterion},
+    )
+    return nlp
+
+
+def criterion_words(nlp, texts, criterion=None):
+    """Per text its words, segmented under ``criterion`` (None: the default)."""
+    docs = [nlp.make_doc(text) for text in texts]
+    for doc in docs:
+        doc._.criterion = criterion
+    return [[t.text for t in doc] for doc in nlp.pipe(docs)]
 
 
 def overfit(nlp, examples, updates, max_loss):

@@ -1,12 +1,8 @@
 """Multi-criteria segmentation: one model, a criterion embedding per corpus (Qiu et al. 2020)."""
-import re
-
 import pytest
 import spacy
 import torch
 from thinc.api import Adam
-from spacy.tokens import Doc
-from spacy.training import Example
 
 from spacy_cws.models.criterion_transfer import freeze_all_but_criteria
 from spacy_cws.models.wrapped_module import torch_module
@@ -14,50 +10,17 @@ from spacy_cws.segmenter.criteria import criterion_ids, training_criteria
 from spacy_cws.segmenter.default_criterion import set_default_criterion
 from spacy_cws.training.criterion_augmenter import create_criterion_from_reference
 
-from ..segmentation_data import MODEL, SENTENCES, blank_pipeline, overfit
+from ..segmentation_data import (
+    COARSE,
+    FINE,
+    MODEL,
+    TEXTS,
+    blank_pipeline,
+    criterion_pipeline as _pipeline,
+    criterion_words as _words,
+    make_examples,
+)
 
-# Two standards for the same sentences: "coarse" keeps the hand segmentation,
-# "fine" splits every Chinese word into characters (number and Latin runs are
-# one model unit, so they stay whole).
-COARSE = SENTENCES
-FINE = [
-    " ".join(" ".join(word) if re.fullmatch("[\u4e00-\u9fff]+", word) else word for word in sentence.split())
-    for sentence in SENTENCES
-]
-TEXTS = ["".join(sentence.split()) for sentence in SENTENCES]
-
-
-def _examples(nlp, sentences, criterion):
-    examples = []
-    for sentence in sentences:
-        words = sentence.split()
-        reference = Doc(nlp.vocab, words=words, spaces=[False] * len(words))
-        reference._.criterion = criterion
-        examples.append(Example(nlp.make_doc(reference.text), reference))
-    return examples
-
-
-def _pipeline(criterion="coarse"):
-    nlp = blank_pipeline()
-    nlp.add_pipe(
-        "gd_segmenter",
-        config={"model": MODEL, "max_length": 64, "batch_units": 256, "multi_criteria": True, "criterion": criterion},
-    )
-    return nlp
-
-
-def _words(nlp, texts, criterion=None):
-    docs = [nlp.make_doc(text) for text in texts]
-    for doc in docs:
-        doc._.criterion = criterion
-    return [[t.text for t in doc] for doc in nlp.pipe(docs)]
-
-
-@pytest.fixture(scope="module")
-def two_criteria_nlp():
-    nlp = _pipeline()
-    examples = _examples(nlp, COARSE, "coarse") + _examples(nlp, FINE, "fine")
-    return overfit(nlp, examples, updates=150, max_loss=0.02)
 
 
 def test_one_pipeline_segments_by_each_criterion(two_criteria_nlp, tmp_path):
@@ -82,13 +45,13 @@ def test_unknown_criterion_lists_the_known_ones(two_criteria_nlp):
 def test_dev_evaluation_uses_each_docs_criterion(two_criteria_nlp):
     nlp = two_criteria_nlp
     augment = create_criterion_from_reference()
-    fine = [eg for example in _examples(nlp, FINE, "fine") for eg in augment(nlp, example)]
+    fine = [eg for example in make_examples(nlp, FINE, "fine") for eg in augment(nlp, example)]
     assert nlp.evaluate(fine)["token_f"] == 1.0
 
 
 def test_training_docs_need_a_criterion_or_a_default():
     nlp = _pipeline(criterion=None)
-    examples = _examples(nlp, COARSE, None)
+    examples = make_examples(nlp, COARSE, None)
     with pytest.raises(ValueError, match="has no criterion"):
         nlp.initialize(lambda: examples)
     with pytest.raises(ValueError, match="which no training Doc has"):
@@ -98,7 +61,7 @@ def test_training_docs_need_a_criterion_or_a_default():
 
 def test_joint_training_needs_no_default_criterion():
     nlp = _pipeline(criterion=None)
-    nlp.initialize(lambda: _examples(nlp, COARSE[:2], "coarse") + _examples(nlp, FINE[:2], "fine"))
+    nlp.initialize(lambda: make_examples(nlp, COARSE[:2], "coarse") + make_examples(nlp, FINE[:2], "fine"))
     assert nlp.get_pipe("gd_segmenter").criteria == ["coarse", "fine"]
     assert len(_words(nlp, TEXTS[:1], "fine")[0]) > 0
 
@@ -122,7 +85,7 @@ def test_new_criterion_learns_with_everything_else_frozen(two_criteria_nlp, tmp_
     freeze_all_but_criteria(segmenter.model)  # as from_disk does for a pipeline saved by add-criterion
     nlp.resume_training()
     optimizer = Adam(0.01, L2=0.0)  # as our configs: no weight decay, which would shrink the old rows
-    examples = _examples(nlp, FINE, "new")
+    examples = make_examples(nlp, FINE, "new")
     for _ in range(40):
         nlp.update(examples, sgd=optimizer)
     for name, parameter in module.named_parameters():
@@ -141,7 +104,7 @@ def test_new_criterion_learns_with_everything_else_frozen(two_criteria_nlp, tmp_
 def test_single_criterion_pipeline_cannot_add_a_criterion(tmp_path):
     nlp = blank_pipeline()
     nlp.add_pipe("gd_segmenter", config={"model": MODEL, "max_length": 64, "batch_units": 256})
-    nlp.initialize(lambda: _examples(nlp, COARSE[:2], None))
+    nlp.initialize(lambda: make_examples(nlp, COARSE[:2], None))
     with pytest.raises(ValueError, match="only a multi-criteria segmenter"):
         nlp.get_pipe("gd_segmenter").add_criterion("zx")
 
