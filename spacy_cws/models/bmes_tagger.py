@@ -14,10 +14,10 @@ from typing import List, Optional, Tuple
 import numpy
 import torch
 from spacy.util import registry
-from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
+from thinc.api import ArgsKwargs, Model, torch2xp, xp2torch
 from thinc.types import Floats3d, Ints1d, Ints2d
 
-from .feature_batch import pad_features
+from .feature_batch import segmentation_model
 from .pytorch_bmes_tagger import BMESTagger, validate_tagger_settings
 from .wrapped_module import torch_module
 
@@ -58,37 +58,7 @@ def build_bmes_tagger(
         decoder=decoder,
     )
     validate_tagger_settings(width, depth, n_heads, window, decoder, unigram_width, bigram_width)
-    return Model(
-        "bmes_tagger",
-        forward,
-        init=init,
-        dims={"nV": None, "nB": None, "nC": 0},
-        attrs={"settings": settings, "labels": "bmes"},
-    )
-
-
-def init(model: Model, X=None, Y=None) -> None:
-    if model.layers:
-        return
-    module = BMESTagger(
-        n_symbols=model.get_dim("nV"),
-        n_bigrams=model.get_dim("nB"),
-        n_criteria=model.get_dim("nC"),
-        **model.attrs["settings"],
-    )
-    model._layers.append(
-        PyTorchWrapper_v2(module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs)
-    )
-
-
-def forward(model: Model, X: InT, is_train: bool) -> Tuple[OutT, callable]:
-    if not X:
-        return [], lambda dY: []
-    return model.layers[0](X, is_train)
-
-
-def _convert_inputs(model: Model, X: InT, is_train: bool):
-    return pad_features(model, X, is_train, edges=False)
+    return segmentation_model("bmes_tagger", BMESTagger, settings, _convert_outputs, edges=False, labels="bmes")
 
 
 def _convert_outputs(model: Model, inputs_outputs, is_train: bool):

@@ -1,4 +1,4 @@
-"""Padding the segmenter's per-sequence features into the tensors a torch model takes.
+"""The thinc shell of a torch segmentation model, and the padding of its input.
 
 Every segmentation architecture reads the same input: per sequence an int
 array (n, 4) of unigram id, left bigram id, right bigram id and criterion id
@@ -6,9 +6,11 @@ array (n, 4) of unigram id, left bigram id, right bigram id and criterion id
 around each sequence (the GD-Transformer scores the gaps at the edges; a BMES
 tagger tags only the characters).
 """
-from typing import List, Tuple
+from functools import partial
+from typing import Callable, List, Tuple, Type
 
-from thinc.api import ArgsKwargs, Model, xp2torch
+import torch
+from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, xp2torch
 from thinc.types import Ints2d
 
 from .pytorch_gd_transformer import BOS, EOS
@@ -38,3 +40,44 @@ def pad_features(model: Model, X: List[Ints2d], is_train: bool, edges: bool) -> 
     lengths_arr = ops.asarray1i(lengths, dtype="int64")
     args = (xp2torch(ids), xp2torch(lengths_arr), xp2torch(bigrams), xp2torch(criteria))
     return ArgsKwargs(args=args, kwargs={}), lambda d_inputs: []
+
+
+def segmentation_model(
+    name: str, module_class: Type[torch.nn.Module], settings: dict, convert_outputs: Callable, edges: bool, **attrs
+) -> Model:
+    """An outer thinc Model around a torch segmentation module (GDTransformer,
+    BMESTagger), built in ``init`` once the segmenter has set the dims nV
+    (unigram ids), nB (bigram ids) and nC (criteria), following
+    spacy-experimental's pairwise_bilinear wrapper.
+
+    settings: the module's keyword arguments besides the vocabulary sizes.
+    convert_outputs: PyTorchWrapper_v2's, unpadding the module's output.
+    edges: whether the input gets BOS/EOS (see pad_features).
+    attrs: more model attrs, e.g. labels = "bmes".
+    """
+    return Model(
+        name,
+        _forward,
+        init=partial(_init, module_class, convert_outputs, edges),
+        dims={"nV": None, "nB": None, "nC": 0},
+        attrs={"settings": settings, **attrs},
+    )
+
+
+def _init(module_class, convert_outputs, edges: bool, model: Model, X=None, Y=None) -> None:
+    if model.layers:
+        return
+    module = module_class(
+        n_symbols=model.get_dim("nV"),
+        n_bigrams=model.get_dim("nB"),
+        n_criteria=model.get_dim("nC"),
+        **model.attrs["settings"],
+    )
+    convert_inputs = partial(pad_features, edges=edges)
+    model._layers.append(PyTorchWrapper_v2(module, convert_inputs=convert_inputs, convert_outputs=convert_outputs))
+
+
+def _forward(model: Model, X: List[Ints2d], is_train: bool):
+    if not X:
+        return [], lambda dY: []
+    return model.layers[0](X, is_train)

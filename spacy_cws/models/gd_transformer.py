@@ -4,13 +4,13 @@ The torch module (pytorch_gd_transformer.py) is built in ``init`` once the
 symbol vocabulary size ``nV`` is known (the segmenter sets it from its
 training characters), following spacy-experimental's pairwise_bilinear wrapper.
 """
-from typing import List, Tuple
+from typing import List
 
 from spacy.util import registry
-from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
+from thinc.api import ArgsKwargs, Model, torch2xp, xp2torch
 from thinc.types import Floats3d, Ints2d
 
-from .feature_batch import pad_features
+from .feature_batch import segmentation_model
 from .pytorch_gd_transformer import GDTransformer, validate_settings
 
 InT = List[Ints2d]
@@ -69,37 +69,7 @@ def build_gd_transformer(
         bigram_width=bigram_width,
     )
     validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
-    return Model(
-        "gd_transformer",
-        forward,
-        init=init,
-        dims={"nV": None, "nB": None, "nC": 0},
-        attrs={"settings": settings},
-    )
-
-
-def init(model: Model, X=None, Y=None) -> None:
-    if model.layers:
-        return
-    module = GDTransformer(
-        n_symbols=model.get_dim("nV"),
-        n_bigrams=model.get_dim("nB"),
-        n_criteria=model.get_dim("nC"),
-        **model.attrs["settings"],
-    )
-    model._layers.append(
-        PyTorchWrapper_v2(module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs)
-    )
-
-
-def forward(model: Model, X: InT, is_train: bool) -> Tuple[OutT, callable]:
-    if not X:
-        return [], lambda dY: []
-    return model.layers[0](X, is_train)
-
-
-def _convert_inputs(model: Model, X: InT, is_train: bool):
-    return pad_features(model, X, is_train, edges=True)
+    return segmentation_model("gd_transformer", GDTransformer, settings, _convert_outputs, edges=True)
 
 
 def _convert_outputs(model: Model, inputs_outputs, is_train: bool):

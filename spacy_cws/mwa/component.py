@@ -11,11 +11,8 @@ the batch's vectors and the gradients of all listeners are summed before one
 backward pass through the enricher.
 """
 from itertools import islice
-from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
-import srsly
-from spacy import util
 from spacy.language import Language
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
@@ -24,6 +21,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from thinc.types import Floats2d
 
+from ..component_serialization import CfgAndModelSerialization
 from .listener import VECTORS_ATTR, MWAListener
 from .sources import SEGMENTATIONS_ATTR, add_segmentations, create_doc_tokens_source, get_segmentations
 from .word_aligned_attention import MWA_REF, set_sources
@@ -87,7 +85,7 @@ def make_mwa_enricher(
     return MWAEnricher(nlp.vocab, model, name, sources=sources, cache_size=cache_size)
 
 
-class MWAEnricher(TrainablePipe):
+class MWAEnricher(CfgAndModelSerialization, TrainablePipe):
     """Word-aligned attention over characters, shared with downstream listeners."""
 
     def __init__(
@@ -288,34 +286,3 @@ class MWAEnricher(TrainablePipe):
     def _load_model_bytes(self, data: bytes) -> None:
         self._ensure_built()
         self.model.from_bytes(data)
-
-    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        serialize = {"cfg": lambda: srsly.json_dumps(self.cfg), "model": self.model.to_bytes}
-        return util.to_bytes(serialize, exclude)
-
-    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "MWAEnricher":
-        deserialize = {"cfg": lambda b: self._load_cfg(srsly.json_loads(b)), "model": self._load_model_bytes}
-        util.from_bytes(bytes_data, deserialize, exclude)
-        return self
-
-    def to_disk(self, path, *, exclude: Iterable[str] = tuple()) -> None:
-        serialize = {
-            "cfg": lambda p: srsly.write_json(p, self.cfg),
-            "model": lambda p: self.model.to_disk(p),
-        }
-        util.to_disk(path, serialize, exclude)
-
-    def from_disk(self, path, *, exclude: Iterable[str] = tuple()) -> "MWAEnricher":
-        path = Path(path)
-        for name in ("cfg", "model"):
-            if name not in exclude and not (path / name).exists():
-                raise FileNotFoundError(
-                    f"'{self.name}' cannot load from {path}: the file '{name}' is missing. "
-                    "Save the pipeline again with nlp.to_disk()."
-                )
-        deserialize = {
-            "cfg": lambda p: self._load_cfg(srsly.read_json(p)),
-            "model": lambda p: self._load_model_bytes(Path(p).read_bytes()),
-        }
-        util.from_disk(path, deserialize, exclude)
-        return self

@@ -12,11 +12,9 @@ gold-segmented sentences.
 """
 from collections import Counter
 from itertools import chain, islice
-from pathlib import Path
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy
-import srsly
 import torch
 from spacy import util
 from spacy.errors import Errors
@@ -30,6 +28,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer
 from thinc.types import Floats3d
 
+from ..component_serialization import CfgAndModelSerialization
 from .character_view import CharacterView, Normaliser
 from .chunking import chunk_spans
 from ..models.criterion_transfer import add_criterion_row, freeze_all_but_criteria
@@ -131,7 +130,7 @@ def make_gd_segmenter(
     )
 
 
-class Segmenter(TrainablePipe):
+class Segmenter(CfgAndModelSerialization, TrainablePipe):
     """Chinese word segmentation over a character pretokenized Doc, by gap
     scoring or B/M/E/S tagging (label_schemes.py)."""
 
@@ -480,51 +479,3 @@ class Segmenter(TrainablePipe):
                 f"saved with another model configuration ({type(err).__name__}: {err})"
             ) from err
         self._apply_freezing()
-
-    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        serialize = {
-            "cfg": lambda: srsly.json_dumps(self.cfg),
-            "model": lambda: self.model.to_bytes(),
-        }
-        return util.to_bytes(serialize, exclude)
-
-    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "Segmenter":
-        deserialize = {
-            "cfg": lambda b: self._load_cfg(srsly.json_loads(b)),
-            "model": self._load_model_bytes,
-        }
-        util.from_bytes(bytes_data, deserialize, exclude)
-        return self
-
-    def to_disk(self, path, *, exclude: Iterable[str] = tuple()) -> None:
-        serialize = {
-            "cfg": lambda p: srsly.write_json(p, self.cfg),
-            "model": lambda p: self.model.to_disk(p),
-        }
-        util.to_disk(path, serialize, exclude)
-
-    def from_disk(self, path, *, exclude: Iterable[str] = tuple()) -> "Segmenter":
-        path = Path(path)
-        for name in ("cfg", "model"):
-            if name not in exclude and not (path / name).exists():
-                raise FileNotFoundError(
-                    f"'{self.name}' cannot load from {path}: the file '{name}' is missing. "
-                    "Save the pipeline again with nlp.to_disk(), or train it with spacy train."
-                )
-
-        def load_cfg(p: Path) -> None:
-            try:
-                cfg = srsly.read_json(p)
-            except ValueError as err:
-                raise ValueError(f"'{self.name}' cannot read {p}: not valid JSON ({err})") from err
-            self._load_cfg(cfg)
-
-        def load_model(p: Path) -> None:
-            try:
-                self._load_model_bytes(p.read_bytes())
-            except ValueError as err:
-                raise ValueError(f"{err} [file: {p}]") from err
-
-        deserialize = {"cfg": load_cfg, "model": load_model}
-        util.from_disk(path, deserialize, exclude)
-        return self

@@ -5,6 +5,7 @@ import numpy
 import pytest
 import spacy
 import torch
+from spacy.util import fix_random_seed
 
 from spacy_cws.models.bmes_tagger import crf_loss, crf_of
 from spacy_cws.models.wrapped_module import torch_module
@@ -55,6 +56,7 @@ def test_san_crf_overfits_and_round_trips(san_crf_nlp, tmp_path):
 
 
 def test_crf_transitions_are_trained():
+    fix_random_seed(0)  # ten updates: which allowed moves gain first depends on the initialisation
     nlp = _tagger("crf", window=3)
     examples = make_examples(nlp)
     optimizer = nlp.initialize(lambda: examples)
