@@ -4,7 +4,8 @@
         [--long-document 1000000] [--repeats 3] [--output speed.jsonl]
 
 TEXT_FILE is raw or segmented text, one sentence per line (spaces are removed,
-so a gold file such as ctb6/test.seg can be used). Prints one JSON line per
+so a gold file such as ctb6/test.seg can be used), or a DocBin (.spacy) whose
+Doc texts are used as they are (e.g. corpus/resume/test.spacy). Prints one JSON line per
 measurement: characters, best-of-N seconds, chars_per_second, torch threads,
 and the process's peak RSS after loading the pipeline. ``--long-document N``
 also times one nlp(text) call on a single line of N characters made by
@@ -20,6 +21,7 @@ import spacy
 import srsly
 import torch
 import typer
+from spacy.tokens import DocBin
 
 from spacy_cws.benchmark.run import peak_rss_mb
 
@@ -42,7 +44,7 @@ def long_document(texts: List[str], characters: int) -> str:
 
 def main(
     pipeline: str = typer.Argument(..., help="Pipeline name or path."),
-    text_file: Path = typer.Argument(..., help="One sentence per line (spaces are removed)."),
+    text_file: Path = typer.Argument(..., help="One sentence per line (spaces are removed), or a .spacy DocBin."),
     batch_size: List[int] = typer.Option([256], "--batch-size", help="nlp.pipe batch sizes to time."),
     long_document_chars: int = typer.Option(0, "--long-document", help="Also time one document of this many characters (0: no)."),
     repeats: int = typer.Option(3, "--repeats", help="Timed runs per measurement; the best is reported."),
@@ -53,7 +55,10 @@ def main(
     nlp = spacy.load(pipeline)
     load_seconds = time.perf_counter() - start
     rss_after_load = peak_rss_mb()
-    texts = ["".join(line.split()) for line in text_file.read_text(encoding="utf-8").splitlines()]
+    if text_file.suffix == ".spacy":
+        texts = [doc.text for doc in DocBin().from_disk(text_file).get_docs(nlp.vocab)]
+    else:
+        texts = ["".join(line.split()) for line in text_file.read_text(encoding="utf-8").splitlines()]
     texts = [text for text in texts if text]
     characters = sum(len(text) for text in texts)
     run = nlp.tokenizer.pipe if tokenizer_pipe else nlp.pipe

@@ -54,14 +54,12 @@ def build_char_encoder(
         conv_depth=conv_depth,
         window_size=window_size,
     )
-    return Model("mwa_char_encoder", forward, init=init, dims={"nO": width}, attrs={"settings": settings})
-
-
-def init(model: Model, X=None, Y=None) -> None:
-    if model.layers:
-        return
-    module = CharacterEncoder(**model.attrs["settings"])
-    model._layers.append(PyTorchWrapper_v2(module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs))
+    # Built now, not in init: every setting is known, and a pipeline loaded
+    # from disk (e.g. by spaCy's tok2vec component, which does not initialize
+    # before from_bytes) must have the same layer structure as the saved one.
+    module = CharacterEncoder(**settings)
+    wrapper = PyTorchWrapper_v2(module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs)
+    return Model("mwa_char_encoder", forward, layers=[wrapper], dims={"nO": width}, attrs={"settings": settings})
 
 
 def forward(model: Model, docs: InT, is_train: bool) -> Tuple[OutT, Callable]:

@@ -13,8 +13,8 @@ of the released code listed in ../shared/spec/seed-models.md part C:
 - H_m = ReLU(concat_heads(A^_m V) W_o^m + b) with one W_o per source (eq. 6-7;
   the released code reused the first by mistake);
 - fusion H~ = sum_m tanh(H_m W_g + b) with one shared W_g (eq. 8), optionally
-  plus tanh(H W_g + b) for the raw encoder output (``fuse_encoder``, as the
-  released code's extra term);
+  plus the raw encoder output H itself (``fuse_encoder``, the released code's
+  extra term: a residual path);
 - optionally (``output_norm``, our addition, default in the spaCy model) a
   LayerNorm on H~: the tanh sum has a small spread (per-dimension std ~0.4
   at initialisation), which made a downstream ``ner`` learn far more slowly
@@ -91,8 +91,9 @@ class MultiSourceWordAlignedAttention(nn.Module):
     (the paper: 12 x 64 over BERT's 768); width: output width of the fused H~
     (default d); n_sources M >= 1; pooling: "key" (released code) or "row"
     (paper); activation: ReLU on the Q, K, V and per-source output projections
-    (released code) or none (paper); fuse_encoder: add tanh(H W_g + b) to the
-    fusion sum; lambda_init: initial lambda of every source (0.5).
+    (released code) or none (paper); fuse_encoder: add the raw encoder output
+    H to the fusion sum, as the released code does (then width must be d);
+    lambda_init: initial lambda of every source (0.5).
     """
 
     def __init__(
@@ -117,6 +118,11 @@ class MultiSourceWordAlignedAttention(nn.Module):
         if n_sources < 1:
             raise ValueError(f"word-aligned attention needs at least one segmentation source, got {n_sources}")
         width = width or input_width
+        if fuse_encoder and width != input_width:
+            raise ValueError(
+                f"fuse_encoder adds the encoder output (width {input_width}) to the fused vectors, "
+                f"so the MWA width must be {input_width}, not {width}"
+            )
         inner = n_heads * head_width
         self.n_heads = n_heads
         self.head_width = head_width
@@ -175,7 +181,8 @@ class MultiSourceWordAlignedAttention(nn.Module):
         # Padding gets its own segment (id n_segments - 1), so it never mixes with a word.
         n_segments = int(segments.max()) + 2 if segments.numel() else 1
         segments = torch.where(mask[None], segments, torch.full_like(segments, n_segments - 1))
-        fused = torch.tanh(self.gate(hidden)) if self.fuse_encoder else hidden.new_zeros(())
+        # The released code adds the raw encoder output H as one more term (a residual path).
+        fused = hidden if self.fuse_encoder else hidden.new_zeros(())
         for source in range(self.n_sources):
             aligned = self.align(attention, segments[source], n_segments, source)
             heads = (aligned @ value).transpose(1, 2).reshape(batch, length, -1)  # (B, T, h * d_h)

@@ -13,7 +13,6 @@ are none) and the windows' outputs are concatenated, so nothing is truncated.
 from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy
-from spacy.attrs import IDX, LENGTH
 from spacy.tokens import Doc
 from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
@@ -21,6 +20,7 @@ from thinc.types import Floats2d, Ints2d
 
 from .pytorch_word_aligned_attention import MultiSourceWordAlignedAttention
 from .sources import SEGMENTATIONS_ATTR, get_segmentations
+from .token_pooling import chars_to_tokens
 from .windows import common_boundaries, segment_ids, window_spans
 
 MWA_LAYER = "word_aligned_attention"
@@ -51,9 +51,10 @@ def build_mwa_enricher(
     n_heads, head_width (None: nI // n_heads): the attention heads.
     pooling: "key" (the released code, default) or "row" (the paper).
     activation: ReLU on the Q/K/V and per-source projections (released code)
-        or none (paper). fuse_encoder: add tanh(H W_g + b) of the raw encoder
-        output H to the fusion sum (released code; default, and it keeps each
-        character's own information), else only the sources (eq. 8).
+        or none (paper). fuse_encoder: add the raw encoder output H to the
+        fusion sum (the released code's extra term; default: a residual path
+        that keeps each character's own information; width must then equal
+        the encoder's), else only the sources (eq. 8).
     max_length: most characters the attention sees at once.
     output_norm: LayerNorm on the fused vectors (not in the paper; it gives
         the listeners inputs of unit scale, as a BERT encoder's are).
@@ -125,48 +126,13 @@ def enricher_forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[Lis
     encoder, mwa = model.layers
     chars, backprop_encoder = encoder(docs, is_train)
     enriched, backprop_mwa = mwa((docs, chars), is_train)
-    tokens, backprop_tokens = _chars_to_tokens(model, docs, enriched)
+    tokens, backprop_tokens = chars_to_tokens(model.ops, docs, enriched)
 
     def backprop(d_tokens: List[Floats2d]) -> List:
         d_chars = backprop_mwa(backprop_tokens(d_tokens))
         return backprop_encoder(d_chars)
 
     return tokens, backprop
-
-
-def token_character_positions(doc: Doc) -> Tuple[numpy.ndarray, numpy.ndarray]:
-    """The characters of every token, in token order: int64 positions into
-    doc.text and int32 token lengths (trailing whitespace is in no token)."""
-    if not len(doc):
-        return numpy.zeros((0,), dtype=numpy.int64), numpy.zeros((0,), dtype=numpy.int32)
-    table = doc.to_array([IDX, LENGTH]).astype(numpy.int64)
-    starts, lengths = table[:, 0], table[:, 1]
-    offsets = numpy.arange(lengths.sum()) - numpy.repeat(numpy.cumsum(lengths) - lengths, lengths)
-    return numpy.repeat(starts, lengths) + offsets, lengths.astype(numpy.int32)
-
-
-def _chars_to_tokens(model: Model, docs: List[Doc], chars: List[Floats2d]):
-    """Mean over each token's characters (like spacy-transformers' wordpiece
-    pooling). RETURNS per Doc (len(doc), width) and the backprop callback."""
-    ops = model.ops
-    alignments = [token_character_positions(doc) for doc in docs]
-    outputs = []
-    for (positions, lengths), X in zip(alignments, chars):
-        if len(lengths):
-            outputs.append(ops.reduce_mean(X[ops.asarray(positions)], ops.asarray1i(lengths)))
-        else:
-            outputs.append(ops.alloc2f(0, X.shape[1]))
-
-    def backprop(d_tokens: List[Floats2d]) -> List[Floats2d]:
-        d_chars = []
-        for (positions, lengths), X, dY in zip(alignments, chars, d_tokens):
-            dX = ops.alloc2f(*X.shape)
-            if len(lengths):
-                dX[ops.asarray(positions)] = ops.backprop_reduce_mean(dY, ops.asarray1i(lengths))
-            d_chars.append(dX)
-        return d_chars
-
-    return outputs, backprop
 
 
 # -- the word-aligned attention layer ---------------------------------------------------
