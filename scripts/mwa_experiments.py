@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 import typer
+from spacy.util import load_config
 
 app = typer.Typer(add_completion=False)
 
@@ -120,10 +121,18 @@ def sources(
     metric: str = typer.Option("ents_f", "--metric"),
     train: bool = typer.Option(False, "--train", help="Train and evaluate the runs whose metrics are missing."),
     output: Optional[Path] = typer.Option(None, "--output", help="Also write the table here."),
+    pair_name: Optional[str] = typer.Option(None, "--pair-name", help="Also show with-without's runs of this seed from this run group (e.g. resume)."),
+    without: str = typer.Option("char_ner", "--without", help="With --pair-name: the config without word information."),
 ):
     """CONFIG with each segmentation source alone and with all fused (same seed):
-    seed 001 Table 4's shape. The config's sources are replaced per run."""
+    seed 001 Table 4's shape. The config's sources are replaced per run.
+    With --pair-name, the config's own sources and the baseline without
+    words (from with-without) are shown too."""
     rows = []
+    if pair_name:
+        rows.append(f"| none ({without}) | {score(pair_name, f'{without}-s{seed}', metric):.2f} |")
+        own = "+".join(load_config(Path("configs") / f"{config}.cfg")["components"]["mwa_enricher"]["sources"])
+        rows.append(f"| {own} ({config}.cfg) | {score(pair_name, f'{config}-s{seed}', metric):.2f} |")
     for label, chosen in source_sets(pkuseg_model).items():
         run = f"{config}-{label}-s{seed}"
         ensure_run(config, seed, name, run, corpus, train, ["--components.mwa_enricher.sources", json.dumps(chosen), *ctx.args])
