@@ -47,8 +47,8 @@ def read_tagged_characters(path: Union[str, Path]) -> Iterator[TaggedSentence]:
     unknown prefix. Ill-formed sequences are read as conlleval reads them: B
     or S while an entity is open ends it there (BIO writes no E), an entity
     open at a sentence end ends there, and I/M/E that continue no entity
-    begin one, counted in ``orphans`` (Resume NER train has one: an ORG cut
-    by a sentence break at line 62392).
+    begin one, counted in ``orphans`` (Resume NER train has two: ORGs cut
+    by a sentence break, continued at lines 62392 and 64414).
     """
     path = Path(path)
     if not path.is_file():
