@@ -7,12 +7,9 @@ from pathlib import Path
 import numpy
 import pytest
 import spacy
-from spacy.tokens import Doc
 from spacy.util import fix_random_seed, load_config, load_model_from_config
-from thinc.api import NumpyOps
 
-
-from .mwa_data import MIXED_TEXTS, NER_SENTENCES, char_pipeline, ner_examples
+from .mwa_data import MIXED_TEXTS, NER_SENTENCES, ner_examples
 from .test_component import ents, mwa_ner_pipeline
 
 transformers = pytest.importorskip("transformers")
