@@ -1,12 +1,17 @@
 """The MWA experiments (issue 5): with/without over seeds, and the source ablation.
 
     python scripts/mwa_experiments.py with-without WITH WITHOUT CORPUS_DIR --name resume [--seeds 0,1,2]
-        [--metric ents_f] [--train] [--output table.md] [extra spacy train options]
+        [--metric ents_f] [--sources jieba+thulac+pkuseg --pkuseg-model DIR] [--train] [--output table.md]
+        [extra spacy train options]
     python scripts/mwa_experiments.py sources CORPUS_DIR --name resume-sources --pkuseg-model DIR
         [--config mwa_ner] [--seed 0] [--metric ents_f] [--train] [--output table.md] [extra options]
 
 with-without: train and score a config pair over several seeds and tabulate
 the difference.
+--sources replaces the WITH config's segmentation sources (names joined
+by "+", from characters, jieba, thulac, pkuseg; "characters" makes each
+character its own word: the control without word information); extra
+options go to both configs.
 WITH and WITHOUT are config names under configs/ (e.g. mwa_ner and
 char_ner); CORPUS_DIR holds train.spacy, dev.spacy and test.spacy (from
 convert-ner / convert-sentiment). For each config and seed the pipeline is
@@ -76,16 +81,20 @@ def with_without(
     metric: str = typer.Option("ents_f", "--metric", help="Score key in the metrics JSON."),
     train: bool = typer.Option(False, "--train", help="Train and evaluate the runs whose metrics are missing."),
     output: Optional[Path] = typer.Option(None, "--output", help="Also write the table here."),
+    sources: Optional[str] = typer.Option(None, "--sources", help="Replace WITH's sources, e.g. jieba+thulac+pkuseg."),
+    pkuseg_model: Optional[str] = typer.Option(None, "--pkuseg-model", help="Local spacy-pkuseg model folder, for --sources with pkuseg."),
+    without_name: Optional[str] = typer.Option(None, "--without-name", help="Run group of the WITHOUT runs (default: --name), to share them between tables."),
 ):
     """WITH and WITHOUT over the same seeds: test metric per seed, the
     difference, and the mean ± sd of each column."""
     seeds = [int(seed) for seed in seeds.split(",")]
+    with_extra = [] if sources is None else ["--components.mwa_enricher.sources", json.dumps(source_set(sources, pkuseg_model))]
     for seed in seeds:
-        for config in (with_config, without_config):
-            ensure_run(config, seed, name, f"{config}-s{seed}", corpus, train, ctx.args)
+        ensure_run(with_config, seed, name, f"{with_config}-s{seed}", corpus, train, [*with_extra, *ctx.args])
+        ensure_run(without_config, seed, without_name or name, f"{without_config}-s{seed}", corpus, train, ctx.args)
     rows, gains, withs, withouts = [], [], [], []
     for seed in seeds:
-        scores = [score(name, f"{config}-s{seed}", metric) for config in (with_config, without_config)]
+        scores = [score(name, f"{with_config}-s{seed}", metric), score(without_name or name, f"{without_config}-s{seed}", metric)]
         withs.append(scores[0])
         withouts.append(scores[1])
         gains.append(scores[0] - scores[1])
@@ -97,17 +106,35 @@ def with_without(
     )
 
 
-# Source sets of the ablation: each segmenter alone, then all fused.
-def source_sets(pkuseg_model: str) -> Dict[str, Dict[str, dict]]:
-    jieba = {"@cws_sources": "spacy-cws.jieba.v1", "hmm": True, "dictionary": None}
-    thulac = {"@cws_sources": "spacy-cws.thulac.v1", "model_path": None}
-    pkuseg = {"@cws_sources": "spacy-cws.pkuseg.v1", "model": pkuseg_model, "user_dict": None}
-    return {
-        "jieba": {"jieba": jieba},
-        "thulac": {"thulac": thulac},
-        "pkuseg": {"pkuseg": pkuseg},
-        "jieba+thulac+pkuseg": {"jieba": jieba, "thulac": thulac, "pkuseg": pkuseg},
+def source_set(names: str, pkuseg_model: Optional[str]) -> Dict[str, dict]:
+    """The [components.mwa_enricher.sources] section for NAMES ("jieba+thulac+pkuseg").
+    RAISES typer.BadParameter for an unknown name, or pkuseg without a model folder."""
+    known = {
+        "characters": {"@cws_sources": "spacy-cws.characters.v1"},
+        "jieba": {"@cws_sources": "spacy-cws.jieba.v1", "hmm": True, "dictionary": None},
+        "thulac": {"@cws_sources": "spacy-cws.thulac.v1", "model_path": None},
+        "pkuseg": {"@cws_sources": "spacy-cws.pkuseg.v1", "model": pkuseg_model, "user_dict": None},
     }
+    chosen = names.split("+")
+    for source in chosen:
+        if source not in known:
+            raise typer.BadParameter(f"unknown source {source!r}: choose from {', '.join(known)}")
+    if "pkuseg" in chosen and not pkuseg_model:
+        raise typer.BadParameter("the pkuseg source needs --pkuseg-model (e.g. assets/pkuseg_mixed)")
+    # A name given again is another source of its own (own attention and projection):
+    # "characters+characters+characters" has the parameters of three segmenters.
+    section: Dict[str, dict] = {}
+    for source in chosen:
+        key, copy = source, 1
+        while key in section:
+            copy += 1
+            key = f"{source}-{copy}"
+        section[key] = known[source]
+    return section
+
+
+# Source sets of the ablation: each segmenter alone, then all fused.
+ABLATION = ["jieba", "thulac", "pkuseg", "jieba+thulac+pkuseg"]
 
 
 @app.command("sources", context_settings=EXTRA)
@@ -121,7 +148,7 @@ def sources(
     metric: str = typer.Option("ents_f", "--metric"),
     train: bool = typer.Option(False, "--train", help="Train and evaluate the runs whose metrics are missing."),
     output: Optional[Path] = typer.Option(None, "--output", help="Also write the table here."),
-    pair_name: Optional[str] = typer.Option(None, "--pair-name", help="Also show with-without's runs of this seed from this run group (e.g. resume)."),
+    pair_name: Optional[str] = typer.Option(None, "--pair-name", help="Also show (and with --train make) the runs of this seed without words and with the config's own sources, in this run group (e.g. resume)."),
     without: str = typer.Option("char_ner", "--without", help="With --pair-name: the config without word information."),
 ):
     """CONFIG with each segmentation source alone and with all fused (same seed):
@@ -130,11 +157,14 @@ def sources(
     words (from with-without) are shown too."""
     rows = []
     if pair_name:
+        ensure_run(without, seed, pair_name, f"{without}-s{seed}", corpus, train, ctx.args)
+        ensure_run(config, seed, pair_name, f"{config}-s{seed}", corpus, train, ctx.args)
         rows.append(f"| none ({without}) | {score(pair_name, f'{without}-s{seed}', metric):.2f} |")
         own = "+".join(load_config(Path("configs") / f"{config}.cfg")["components"]["mwa_enricher"]["sources"])
         rows.append(f"| {own} ({config}.cfg) | {score(pair_name, f'{config}-s{seed}', metric):.2f} |")
-    for label, chosen in source_sets(pkuseg_model).items():
+    for label in ABLATION:
         run = f"{config}-{label}-s{seed}"
+        chosen = source_set(label, pkuseg_model)
         ensure_run(config, seed, name, run, corpus, train, ["--components.mwa_enricher.sources", json.dumps(chosen), *ctx.args])
         rows.append(f"| {label} | {score(name, run, metric):.2f} |")
     write_table([f"| sources | {metric} |", "|---|---|", *rows], output)

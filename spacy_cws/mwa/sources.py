@@ -12,6 +12,7 @@ source name, in ``doc._.cws_segmentations`` (in ``doc.user_data``, so DocBin
 with ``store_user_data=True`` keeps them).
 """
 import importlib
+import re
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
@@ -214,6 +215,27 @@ def _merge_whitespace(text: str, lengths: List[int]) -> List[int]:
 def create_doc_tokens_source() -> SegmentationSource:
     """The Doc's tokens as words (whitespace runs are words of their own)."""
     return DocTokensSource()
+
+
+# A run of whitespace, or one other character.
+_CHARACTER_OR_SPACE_RUN = re.compile(r"\s+|\S")
+
+
+class CharactersSource(SegmentationSource):
+    """Every character its own word (whitespace runs kept whole): no word information.
+    Word pooling is then the identity, so an enricher with this source alone is the
+    control that separates the extra attention from the words."""
+
+    label = "characters"
+
+    def __call__(self, doc: Doc) -> List[int]:
+        return [len(piece) for piece in _CHARACTER_OR_SPACE_RUN.findall(doc.text)]
+
+
+@sources("spacy-cws.characters.v1")
+def create_characters_source() -> SegmentationSource:
+    """Single characters as words: the no-words control of the MWA experiments."""
+    return CharactersSource()
 
 
 class JiebaSource(SegmentationSource):

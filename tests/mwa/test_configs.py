@@ -3,11 +3,13 @@
 The comparison of configs/mwa_*.cfg with configs/char_*.cfg (README, issue 5)
 is fair only if the character encoder and every training setting are the same.
 """
+import sys
 from pathlib import Path
 
 import pytest
 import spacy
 from spacy.util import load_config
+from thinc.api import Adam
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
@@ -36,3 +38,36 @@ def test_configs_build(name):
     assert nlp.pipe_names == [encoder.name, task]
     assert encoder.listening_components == [task]
     assert nlp.make_doc("他在 2009年买了一部iPhone").text == "他在 2009年买了一部iPhone"
+
+
+def test_characters_control_matches_the_word_sources():
+    """The no-words control (scripts/mwa_experiments.py --sources characters+characters)
+    has the parameters of mwa_ner.cfg's two segmenters, and its words are single characters."""
+    pytest.importorskip("jieba")
+    pytest.importorskip("thulac")
+    sys.path.insert(0, str(CONFIGS.parent / "scripts"))
+    from mwa_experiments import source_set
+
+    from .mwa_data import ner_examples
+
+    def initialized(sources):
+        overrides = {} if sources is None else {"components.mwa_enricher.sources": sources}
+        config = load_config(CONFIGS / "mwa_ner.cfg", overrides=overrides)
+        nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+        examples = ner_examples(nlp)
+        nlp.initialize(lambda: examples, sgd=Adam(0.001))  # create_optimizer() cannot resolve ${training.max_steps} here
+        return nlp, examples
+
+    control, examples = initialized(source_set("characters+characters", None))
+    words, _ = initialized(None)
+    assert list(control.config["components"]["mwa_enricher"]["sources"]) == ["characters", "characters-2"]
+
+    def n_parameters(nlp):
+        return sum(param.size for node in nlp.get_pipe("mwa_enricher").model.walk()
+                   for name in node.param_names for param in [node.get_param(name)]) + sum(
+            tensor.numel() for node in nlp.get_pipe("mwa_enricher").model.walk()
+            for shim in node.shims for tensor in shim._model.parameters())
+
+    assert n_parameters(control) == n_parameters(words)
+    doc = control(examples[0].reference.text)
+    assert set(map(tuple, doc._.cws_segmentations.values())) == {(1,) * len(doc.text)}

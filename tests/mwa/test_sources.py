@@ -47,9 +47,12 @@ def test_align_words_rejects_changed_or_dropped_characters():
         align_words("中国人。", ["中国", "人"], "jieba")
 
 
-@pytest.mark.parametrize("name", ["spacy-cws.jieba.v1", "spacy-cws.thulac.v1", "spacy-cws.doc_tokens.v1"])
+BUILT_IN = ("spacy-cws.doc_tokens.v1", "spacy-cws.characters.v1")
+
+
+@pytest.mark.parametrize("name", ["spacy-cws.jieba.v1", "spacy-cws.thulac.v1", *BUILT_IN])
 def test_sources_cover_the_text_exactly(name):
-    if name != "spacy-cws.doc_tokens.v1":
+    if name not in BUILT_IN:
         pytest.importorskip(name.split(".")[1])
     source = registry.get("cws_sources", name)()
     nlp = char_pipeline()
@@ -62,6 +65,13 @@ def test_doc_tokens_source_follows_the_tokens():
     doc = Doc(nlp.vocab, words=["北京", "西山", "森林公园", " ", "OK"], spaces=[False, False, True, False, True])
     lengths = sources.get("spacy-cws.doc_tokens.v1")()(doc)
     assert words_of(doc.text, lengths) == ["北京", "西山", "森林公园", "  ", "OK", " "]
+
+
+def test_characters_source_makes_every_character_a_word():
+    nlp = char_pipeline()
+    text = "他在 2009年买了\t\n iPhone。"
+    words = words_of(text, sources.get("spacy-cws.characters.v1")()(nlp.make_doc(text)))
+    assert words == ["他", "在", " ", "2", "0", "0", "9", "年", "买", "了", "\t\n ", "i", "P", "h", "o", "n", "e", "。"]
 
 
 def test_segmentations_are_stored_once_and_survive_docbin():
