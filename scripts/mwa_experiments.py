@@ -154,7 +154,7 @@ def sources(
     """CONFIG with each segmentation source alone and with all fused (same seed):
     seed 001 Table 4's shape. The config's sources are replaced per run.
     With --pair-name, the config's own sources and the baseline without
-    words (from with-without) are shown too."""
+    words (trained in the group PAIR_NAME with --train when missing) are shown too."""
     rows = []
     if pair_name:
         ensure_run(without, seed, pair_name, f"{without}-s{seed}", corpus, train, ctx.args)
