@@ -20,6 +20,7 @@ from .token_pooling import token_character_positions
 
 InT = List[Doc]
 OutT = List[Floats2d]
+TOK2VEC_REF = "tok2vec"
 
 
 @registry.architectures("spacy-cws.TokenVectorsToCharacters.v1")
@@ -31,9 +32,17 @@ def build_token_vectors_to_characters(tok2vec: Model[InT, OutT], width: int) -> 
     character: the vector of the token holding it, zeros for whitespace in no
     token. Backprop sums each token's character gradients into the token's
     gradient and passes it to tok2vec. A tok2vec of another width raises
-    ValueError in the forward pass.
+    ValueError in the forward pass. The token encoder is the ref "tok2vec",
+    where ``spacy pretrain`` and ``[initialize] init_tok2vec`` find it.
     """
-    return Model("token_vectors_to_characters", forward, init=init, layers=[tok2vec], dims={"nO": width})
+    return Model(
+        "token_vectors_to_characters",
+        forward,
+        init=init,
+        layers=[tok2vec],
+        refs={TOK2VEC_REF: tok2vec},
+        dims={"nO": width},
+    )
 
 
 def init(model: Model, X: Optional[InT] = None, Y=None) -> None:

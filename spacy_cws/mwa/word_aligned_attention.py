@@ -21,6 +21,7 @@ from thinc.types import Floats2d, Ints2d
 from .pytorch_word_aligned_attention import MultiSourceWordAlignedAttention
 from .sources import SEGMENTATIONS_ATTR, get_segmentations
 from .token_pooling import chars_to_tokens
+from .token_vectors_to_characters import TOK2VEC_REF
 from .windows import common_boundaries, segment_ids, window_spans
 
 MWA_LAYER = "word_aligned_attention"
@@ -58,6 +59,9 @@ def build_mwa_enricher(
     max_length: most characters the attention sees at once.
     output_norm: LayerNorm on the fused vectors (not in the paper; it gives
         the listeners inputs of unit scale, as a BERT encoder's are).
+    Refs: "encoder", "mwa" (the attention) and, when the encoder has one,
+    "tok2vec": the layer that ``[pretraining] layer = "tok2vec"`` pretrains
+    and ``[initialize] init_tok2vec`` loads.
     Output: per Doc a float array (len(doc), width), the mean over each
     token's characters of the fused character vectors.
     """
@@ -84,12 +88,15 @@ def build_mwa_enricher(
         dims={"nI": None, "nO": width, "nM": None},
         attrs={"settings": settings, "max_length": max_length, "sources": []},
     )
+    refs = {ENCODER_REF: encoder, MWA_REF: mwa}
+    if encoder.has_ref(TOK2VEC_REF):
+        refs[TOK2VEC_REF] = encoder.get_ref(TOK2VEC_REF)
     return Model(
         "mwa_enricher",
         enricher_forward,
         init=enricher_init,
         layers=[encoder, mwa],
-        refs={ENCODER_REF: encoder, MWA_REF: mwa},
+        refs=refs,
         dims={"nO": width},
     )
 

@@ -92,6 +92,21 @@ def test_convert_cli_writes_docbins(shared_data, tmp_path):
     assert missing.exit_code == 1 and "not found" in missing.output
 
 
+def test_convert_cli_holds_out_the_last_sentences_as_dev(shared_data, tmp_path):
+    source = shared_data / "ner/resume/dev.char.bmes"
+    result = runner.invoke(app, ["convert-ner", str(source), str(tmp_path / "train.spacy"), "--dev-output", str(tmp_path / "dev.spacy"), "--dev-size", "63"])
+    assert result.exit_code == 0, result.output
+    train, dev = (list(DocBin().from_disk(tmp_path / f"{name}.spacy").get_docs(Vocab())) for name in ("train", "dev"))
+    assert (len(train), len(dev)) == (400, 63)
+    sentences = list(read_tagged_characters(source))
+    assert [d.text for d in train + dev] == ["".join(s.characters) for s in sentences]
+    assert sum(len(d.ents) for d in train + dev) == 1497
+    alone = runner.invoke(app, ["convert-ner", str(source), str(tmp_path / "x.spacy"), "--dev-size", "10"])
+    assert alone.exit_code == 1 and "--dev-output" in alone.output
+    too_many = runner.invoke(app, ["convert-ner", str(source), str(tmp_path / "x.spacy"), "--dev-output", str(tmp_path / "y.spacy"), "--dev-size", "463"])
+    assert too_many.exit_code == 1 and "no training sentences" in too_many.output
+
+
 def test_sentiment_bad_label(tmp_path):
     path = tmp_path / "bad.tsv"
     path.write_text("label\ttext_a\n2\t很好\n", encoding="utf-8")

@@ -19,8 +19,13 @@ def test_pairs_share_encoder_and_training(task):
     with_mwa = load_config(CONFIGS / f"mwa_{task}.cfg", interpolate=False)
     without = load_config(CONFIGS / f"char_{task}.cfg", interpolate=False)
     assert with_mwa["components"]["mwa_enricher"]["model"]["encoder"]["tok2vec"] == without["components"]["tok2vec"]["model"]
-    for section in ("training", "corpora", "system", "initialize"):
+    for section in ("training", "corpora", "system", "initialize", "paths"):
         assert with_mwa[section] == without[section], section
+    pretraining_with, pretraining_without = dict(with_mwa["pretraining"]), dict(without["pretraining"])
+    if pretraining_with or pretraining_without:
+        assert (pretraining_with.pop("component"), pretraining_with.pop("layer")) == ("mwa_enricher", "tok2vec")
+        assert (pretraining_without.pop("component"), pretraining_without.pop("layer")) == ("tok2vec", "")
+        assert pretraining_with == pretraining_without
     downstream = {key: value for key, value in with_mwa["components"][task].items() if key != "model"}
     assert downstream == {key: value for key, value in without["components"][task].items() if key != "model"}
     model_with = dict(with_mwa["components"][task]["model"])

@@ -1,0 +1,40 @@
+"""Write the texts of DocBin corpora as the JSONL raw text of ``spacy pretrain``.
+
+    python scripts/pretraining_text.py OUTPUT.jsonl CORPUS.spacy [CORPUS.spacy ...]
+
+One line {"text": doc.text} per Doc, in the order given, empty texts left out;
+prints the number of texts and characters. The annotations are not used, so
+any corpus of this project will do (segmented, NER or sentiment). Pass only
+training splits: a test set's text in the pretraining data would leak it.
+"""
+from pathlib import Path
+from typing import Iterator, List
+
+import spacy
+import srsly
+import typer
+from spacy.tokens import DocBin
+from wasabi import msg
+
+
+def corpus_texts(paths: List[Path]) -> Iterator[str]:
+    """The non-empty Doc texts of the DocBins at PATHS. RAISES ValueError when
+    a path is not a file."""
+    vocab = spacy.blank("zh").vocab
+    for path in paths:
+        if not path.is_file():
+            raise ValueError(f"{path} is not a DocBin file: convert the corpus first (spacy project run ...)")
+        for doc in DocBin().from_disk(path).get_docs(vocab):
+            if doc.text:
+                yield doc.text
+
+
+def main(output: Path, corpora: List[Path]):
+    texts = list(corpus_texts(corpora))
+    output.parent.mkdir(parents=True, exist_ok=True)
+    srsly.write_jsonl(output, ({"text": text} for text in texts))
+    msg.good(f"{len(texts):,} texts, {sum(map(len, texts)):,} characters -> {output}")
+
+
+if __name__ == "__main__":
+    typer.run(main)
