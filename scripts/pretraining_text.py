@@ -30,7 +30,10 @@ def corpus_texts(paths: List[Path]) -> Iterator[str]:
 
 
 def main(output: Path, corpora: List[Path]):
-    texts = list(corpus_texts(corpora))
+    try:
+        texts = list(corpus_texts(corpora))
+    except ValueError as err:
+        msg.fail(str(err), exits=1)
     output.parent.mkdir(parents=True, exist_ok=True)
     srsly.write_jsonl(output, ({"text": text} for text in texts))
     msg.good(f"{len(texts):,} texts, {sum(map(len, texts)):,} characters -> {output}")
