@@ -10,17 +10,17 @@ training splits: a test set's text in the pretraining data would leak it.
 from pathlib import Path
 from typing import Iterator, List
 
-import spacy
 import srsly
 import typer
 from spacy.tokens import DocBin
+from spacy.vocab import Vocab
 from wasabi import msg
 
 
 def corpus_texts(paths: List[Path]) -> Iterator[str]:
     """The non-empty Doc texts of the DocBins at PATHS. RAISES ValueError when
     a path is not a file."""
-    vocab = spacy.blank("zh").vocab
+    vocab = Vocab()
     for path in paths:
         if not path.is_file():
             raise ValueError(f"{path} is not a DocBin file: convert the corpus first (spacy project run ...)")
