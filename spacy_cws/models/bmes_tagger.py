@@ -37,12 +37,34 @@ def build_bmes_tagger(
     window: int = 0,
     decoder: str = "crf",
 ) -> Model[InT, OutT]:
+    """The BMES tagger as released in 0.1.0: ``spacy-cws.BMESTagger.v2`` without trigrams."""
+    return build_bmes_tagger_v2(
+        unigram_width, bigram_width, width, depth, n_heads, ff_width, dropout, window, decoder
+    )
+
+
+@registry.architectures("spacy-cws.BMESTagger.v2")
+def build_bmes_tagger_v2(
+    unigram_width: int = 100,
+    bigram_width: int = 100,
+    width: int = 256,
+    depth: int = 6,
+    n_heads: int = 4,
+    ff_width: int = 1024,
+    dropout: float = 0.2,
+    window: int = 0,
+    decoder: str = "crf",
+    trigram_width: int = 0,
+    trigram_rows: int = 0,
+) -> Model[InT, OutT]:
     """A Transformer BMES tagger (see pytorch_bmes_tagger.BMESTagger).
 
     Defaults are Qiu et al. 2020 Table 3 (the multi-criteria Transformer);
     seed 003's SAN-CRF is width 512, depth 2, 8 heads, ff_width 2048,
     unigram/bigram width 50, dropout 0.1, window 5.
-    Input: per sequence int (n, 4). Output: per sequence float (1, n, 4) of
+    trigram_width, trigram_rows: hashed trigram vectors (0 = none); the
+    lexicon flags are used when the segmenter has a lexicon (dim nL).
+    Input: per sequence int (n, 11) (models/feature_batch.py). Output: per sequence float (1, n, 4) of
     B/M/E/S emission scores (one head, so the component's per-head loss code
     applies unchanged).
     """
@@ -56,6 +78,8 @@ def build_bmes_tagger(
         dropout=dropout,
         window=window,
         decoder=decoder,
+        trigram_width=trigram_width,
+        trigram_rows=trigram_rows,
     )
     validate_tagger_settings(width, depth, n_heads, window, decoder, unigram_width, bigram_width)
     return segmentation_model("bmes_tagger", BMESTagger, settings, _convert_outputs, edges=False, labels="bmes")

@@ -1,8 +1,9 @@
 """The thinc shell of a torch segmentation model, and the padding of its input.
 
 Every segmentation architecture reads the same input: per sequence an int
-array (n, 4) of unigram id, left bigram id, right bigram id and criterion id
-(segmenter/symbol_ids.py). This pads a batch of them, with or without BOS/EOS
+array (n, 11) of unigram id, left bigram id, right bigram id, criterion id
+(segmenter/symbol_ids.py), lexicon flags (lexicon/match_features.py) and six
+trigram hashes (segmenter/ngram_hashes.py). This pads a batch of them, with or without BOS/EOS
 around each sequence (the GD-Transformer scores the gaps at the edges; a BMES
 tagger tags only the characters).
 """
@@ -14,14 +15,21 @@ from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, xp2torch
 from thinc.types import Ints2d
 
 from .pytorch_gd_transformer import BOS, EOS
+from .pytorch_input_features import N_EXTRA_COLUMNS
+
+# Columns of a sequence's feature array.
+N_BASE_COLUMNS = 4  # unigram, left bigram, right bigram, criterion
+N_FEATURE_COLUMNS = N_BASE_COLUMNS + N_EXTRA_COLUMNS
 
 
 def pad_features(model: Model, X: List[Ints2d], is_train: bool, edges: bool) -> Tuple[ArgsKwargs, callable]:
     """thinc convert_inputs for PyTorchWrapper_v2.
 
-    X: per sequence int (n, 4). edges: add BOS and EOS around each sequence.
+    X: per sequence int (n, 11), or (n, 4) without lexicon flags and trigram
+        hashes (they are then 0). edges: add BOS and EOS around each sequence.
     RETURNS ArgsKwargs of torch int64 tensors (ids (B, T), lengths (B,),
-        bigrams (B, T, 2), criteria (B,)) with T = max n (+ 2 with edges);
+        bigrams (B, T, 2), criteria (B,), extras (B, T, 7)) with T = max n
+        (+ 2 with edges);
         padding is PAD = 0 everywhere; and a backward callback that returns
         nothing (integer inputs have no gradient).
     """
@@ -30,15 +38,18 @@ def pad_features(model: Model, X: List[Ints2d], is_train: bool, edges: bool) -> 
     lengths = [len(x) + 2 * offset for x in X]
     ids = ops.alloc2i(len(X), max(lengths), dtype="int64")
     bigrams = ops.alloc3i(len(X), max(lengths), 2, dtype="int64")
+    extras = ops.alloc3i(len(X), max(lengths), N_EXTRA_COLUMNS, dtype="int64")
     for row, seq in enumerate(X):
         ids[row, offset : len(seq) + offset] = seq[:, 0]
         bigrams[row, offset : len(seq) + offset] = seq[:, 1:3]
+        if seq.shape[1] > N_BASE_COLUMNS:
+            extras[row, offset : len(seq) + offset] = seq[:, N_BASE_COLUMNS:]
         if edges:
             ids[row, 0] = BOS
             ids[row, len(seq) + 1] = EOS
     criteria = ops.asarray1i([int(seq[0, 3]) if len(seq) else 0 for seq in X], dtype="int64")
     lengths_arr = ops.asarray1i(lengths, dtype="int64")
-    args = (xp2torch(ids), xp2torch(lengths_arr), xp2torch(bigrams), xp2torch(criteria))
+    args = (xp2torch(ids), xp2torch(lengths_arr), xp2torch(bigrams), xp2torch(criteria), xp2torch(extras))
     return ArgsKwargs(args=args, kwargs={}), lambda d_inputs: []
 
 
@@ -47,7 +58,7 @@ def segmentation_model(
 ) -> Model:
     """An outer thinc Model around a torch segmentation module (GDTransformer,
     BMESTagger), built in ``init`` once the segmenter has set the dims nV
-    (unigram ids), nB (bigram ids) and nC (criteria), following
+    (unigram ids), nB (bigram ids), nC (criteria) and nL (lexicon flags), following
     spacy-experimental's pairwise_bilinear wrapper.
 
     settings: the module's keyword arguments besides the vocabulary sizes.
@@ -59,7 +70,7 @@ def segmentation_model(
         name,
         _forward,
         init=partial(_init, module_class, convert_outputs, edges),
-        dims={"nV": None, "nB": None, "nC": 0},
+        dims={"nV": None, "nB": None, "nC": 0, "nL": 0},
         attrs={"settings": settings, **attrs},
     )
 
@@ -71,6 +82,7 @@ def _init(module_class, convert_outputs, edges: bool, model: Model, X=None, Y=No
         n_symbols=model.get_dim("nV"),
         n_bigrams=model.get_dim("nB"),
         n_criteria=model.get_dim("nC"),
+        n_lexicon_bits=model.get_dim("nL"),
         **model.attrs["settings"],
     )
     convert_inputs = partial(pad_features, edges=edges)

@@ -36,12 +36,42 @@ def build_gd_transformer(
     highway_output: bool = True,
     bigram_width: int = 0,
 ) -> Model[InT, OutT]:
+    """The GD-Transformer gap scorer as released in 0.1.0: ``spacy-cws.GDTransformer.v2``
+    without trigrams (see there)."""
+    return build_gd_transformer_v2(
+        width, depth, n_heads, ff_width, dropout, attention_dropout, sigma, gaussian, directional,
+        encoders, fusion, position, hired, highway_input, highway_output, bigram_width,
+    )
+
+
+@registry.architectures("spacy-cws.GDTransformer.v2")
+def build_gd_transformer_v2(
+    width: int = 256,
+    depth: int = 6,
+    n_heads: int = 4,
+    ff_width: int = 1024,
+    dropout: float = 0.1,
+    attention_dropout: float = 0.0,
+    sigma: float = 4.0,
+    gaussian: bool = True,
+    directional: bool = True,
+    encoders: List[str] = ["centre", "forward", "backward"],
+    fusion: str = "gate",
+    position: str = "none",
+    hired: bool = True,
+    highway_input: bool = True,
+    highway_output: bool = True,
+    bigram_width: int = 0,
+    trigram_width: int = 0,
+    trigram_rows: int = 0,
+) -> Model[InT, OutT]:
     """The GD-Transformer gap scorer (Duan & Zhao 2020; see GDTransformer).
 
-    Input: a list of sequences, each int array (n, 4): per symbol its unigram
+    Input: a list of sequences, each int array (n, 11): per symbol its unigram
     id, left bigram id, right bigram id (ids >= 4, UNK = 1 for unknown ones;
-    see segmenter/symbol_ids.py) and the sequence's criterion id (the same in
-    every row); BOS and EOS are added here. The bigram columns are used only
+    see segmenter/symbol_ids.py), the sequence's criterion id (the same in
+    every row), its lexicon flags and six trigram hashes
+    (models/feature_batch.py); BOS and EOS are added here. The bigram columns are used only
     when bigram_width > 0 (an extension after Qiu et al. 2020 eq. 13; the
     paper's model has bigram_width = 0), the criterion only when the dim nC
     (number of criteria) is above 0.
@@ -49,6 +79,9 @@ def build_gd_transformer(
     Highway-O (head 0 final, head 1 early) else 1; gap g lies before symbol g,
     so gaps 0 and n are the sequence's outer edges.
     Defaults are the paper's Table 4 with the released code's sigma = 4.
+    trigram_width, trigram_rows: hashed trigram vectors of this width from a
+    table of this many rows (0 = none). The lexicon flags are used when the
+    segmenter has a lexicon (dim nL, set by the segmenter).
     """
     settings = dict(
         width=width,
@@ -67,6 +100,8 @@ def build_gd_transformer(
         highway_input=highway_input,
         highway_output=highway_output,
         bigram_width=bigram_width,
+        trigram_width=trigram_width,
+        trigram_rows=trigram_rows,
     )
     validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
     return segmentation_model("gd_transformer", GDTransformer, settings, _convert_outputs, edges=True)

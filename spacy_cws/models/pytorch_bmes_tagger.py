@@ -23,6 +23,7 @@ from torch import nn
 from torchcrf import CRF
 
 from .pytorch_gd_transformer import PAD, sinusoidal_positions
+from .pytorch_input_features import LexiconAndTrigramInput
 
 N_TAGS = 4  # B, M, E, S
 DECODERS = ("crf", "softmax")
@@ -63,6 +64,8 @@ class BMESTagger(nn.Module):
         embedding dropout is separate).
     window: local attention radius (0 = global attention).
     decoder: "crf" or "softmax".
+    n_lexicon_bits, trigram_width, trigram_rows: lexicon flags and hashed
+        trigrams added to each position's input (LexiconAndTrigramInput; 0 = none).
     RAISES ValueError: for a width not divisible by n_heads, an unknown decoder
         or negative sizes.
     """
@@ -81,6 +84,9 @@ class BMESTagger(nn.Module):
         dropout: float,
         window: int,
         decoder: str,
+        n_lexicon_bits: int = 0,
+        trigram_width: int = 0,
+        trigram_rows: int = 0,
     ):
         super().__init__()
         validate_tagger_settings(width, depth, n_heads, window, decoder, unigram_width, bigram_width)
@@ -94,6 +100,7 @@ class BMESTagger(nn.Module):
         if bigram_width:
             self.bigram_embedding = nn.Embedding(n_bigrams, bigram_width, padding_idx=PAD)
         self.input_projection = nn.Linear(unigram_width + 2 * bigram_width, width)
+        self.extra_input = LexiconAndTrigramInput(n_lexicon_bits, trigram_width, trigram_rows, width)
         self.n_criteria = n_criteria
         if n_criteria:
             self.criterion_embedding = nn.Embedding(n_criteria, width)
@@ -112,17 +119,25 @@ class BMESTagger(nn.Module):
                 nn.init.xavier_uniform_(parameter)  # Qiu et al. 2020: Xavier initialisation
 
     def forward(
-        self, ids: torch.Tensor, lengths: torch.Tensor, bigrams: torch.Tensor, criteria: torch.Tensor
+        self,
+        ids: torch.Tensor,
+        lengths: torch.Tensor,
+        bigrams: torch.Tensor,
+        criteria: torch.Tensor,
+        extras: torch.Tensor,
     ) -> torch.Tensor:
         """ids: int64 (B, T) symbols, PAD after each sequence; lengths: int64 (B,);
         bigrams: int64 (B, T, 2) left and right bigram ids (ignored when
-        bigram_width = 0); criteria: int64 (B,) (ignored when n_criteria = 0).
+        bigram_width = 0); criteria: int64 (B,) (ignored when n_criteria = 0);
+        extras: int64 (B, T, 7) lexicon flags and trigram hashes.
         RETURNS emissions (B, T, 4) over B/M/E/S (rows past a sequence's length
         are padding)."""
         features = [self.embedding(ids)]
         if self.bigram_width:
             features.append(self.bigram_embedding(bigrams).flatten(-2))
         x = self.input_projection(torch.cat(features, dim=-1))
+        if self.extra_input.active:
+            x = x + self.extra_input(extras)
         keys = torch.arange(ids.shape[1], device=ids.device)[None, :] < lengths[:, None]  # (B, T)
         token = bool(self.n_criteria)
         if token:

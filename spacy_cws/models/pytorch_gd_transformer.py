@@ -16,6 +16,7 @@ from torch import nn
 
 from .pytorch_biaffine import N_GAP_CLASSES, GapScoringHead
 from .pytorch_gaussian_attention import DIRECTIONS, DirectionalEncoder, direction_mask, gaussian_weights
+from .pytorch_input_features import LexiconAndTrigramInput
 
 PAD, UNK, BOS, EOS = 0, 1, 2, 3
 N_SPECIAL_SYMBOLS = 4
@@ -102,6 +103,9 @@ class GDTransformer(nn.Module):
     bigram_width: width of the bigram embedding table; 0 = unigrams only (the
         paper). Otherwise each position's embedding adds FC([e_bi(c[t-1]c[t]);
         e_bi(c[t]c[t+1])]) to the unigram's, as Qiu et al. 2020 eq. 13.
+    n_lexicon_bits, trigram_width, trigram_rows: lexicon flags and hashed
+        trigrams added to each position's embedding (LexiconAndTrigramInput;
+        0 = none, the paper's model).
     width, depth, n_heads, ff_width, dropout: Table 4 hyperparameters (depth
         is layers per encoder).
     attention_dropout: dropout on the attention weights (0 = none).
@@ -137,6 +141,9 @@ class GDTransformer(nn.Module):
         highway_input: bool,
         highway_output: bool,
         bigram_width: int = 0,
+        n_lexicon_bits: int = 0,
+        trigram_width: int = 0,
+        trigram_rows: int = 0,
     ):
         super().__init__()
         if bigram_width < 0 or n_criteria < 0:
@@ -160,6 +167,7 @@ class GDTransformer(nn.Module):
         self.n_criteria = n_criteria
         if n_criteria:
             self.criterion_embedding = nn.Embedding(n_criteria, width)
+        self.extra_input = LexiconAndTrigramInput(n_lexicon_bits, trigram_width, trigram_rows, width)
         self.embedding_dropout = nn.Dropout(dropout)
         # nn.ModuleDict keys may not be "forward" (a Module attribute): key by direction + "_encoder".
         self.directions = encoders
@@ -189,13 +197,20 @@ class GDTransformer(nn.Module):
         return allowed | eye
 
     def forward(
-        self, ids: torch.Tensor, lengths: torch.Tensor, bigrams: torch.Tensor, criteria: torch.Tensor
+        self,
+        ids: torch.Tensor,
+        lengths: torch.Tensor,
+        bigrams: torch.Tensor,
+        criteria: torch.Tensor,
+        extras: torch.Tensor,
     ) -> torch.Tensor:
         """ids: int64 (B, T), BOS + symbols + EOS + PAD; lengths: int64 (B,), T_b
         including BOS and EOS; bigrams: int64 (B, T, 2), each position's left and
         right bigram ids (PAD at BOS, EOS and padding; ignored when
         bigram_width = 0); criteria: int64 (B,), each sequence's criterion id
-        (ignored when n_criteria = 0). RETURNS gap logits (H, B, T - 1, 2), H =
+        (ignored when n_criteria = 0); extras: int64 (B, T, 7), lexicon flags
+        and trigram hashes (0 at BOS, EOS and padding; see
+        LexiconAndTrigramInput). RETURNS gap logits (H, B, T - 1, 2), H =
         n_heads_out, head 0 the final scorer; gap g lies between positions g, g+1."""
         length = ids.shape[1]
         x = self.embedding(ids)
@@ -203,6 +218,8 @@ class GDTransformer(nn.Module):
             x = x + self.bigram_projection(self.bigram_embedding(bigrams).flatten(-2))
         if self.n_criteria:
             x = x + self.criterion_embedding(criteria)[:, None, :]
+        if self.extra_input.active:
+            x = x + self.extra_input(extras)
         x = x * math.sqrt(self.width)
         if self.position == "sinusoidal":
             x = x + sinusoidal_positions(length, self.width, ids.device)

@@ -38,6 +38,9 @@ from .label_schemes import label_scheme
 from .criteria import criterion_ids, training_criteria
 from .doc_from_spans import doc_from_spans
 from .symbol_ids import SymbolIds
+from .ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
+from ..lexicon import LexiconMatcher, load_lexicon, training_lexicon
+from ..lexicon.match_features import EVERY_FOLD, text_fold
 
 DEFAULT_MODEL_CONFIG = """
 [model]
@@ -78,6 +81,7 @@ _KEPT_ANNOTATIONS = ("TAG", "POS", "MORPH", "LEMMA", "DEP", "ENT_IOB", "SENT_STA
         "multi_criteria": False,
         "criterion": None,
         "train_criteria_only": False,
+        "jackknife_folds": 10,
         "scorer": {"@scorers": "spacy-cws.segmentation_scorer.v1"},
     },
     default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_acc": None},
@@ -96,6 +100,7 @@ def make_gd_segmenter(
     multi_criteria: bool,
     criterion: Optional[str],
     train_criteria_only: bool,
+    jackknife_folds: int,
     scorer: Optional[Callable],
 ) -> "Segmenter":
     """Create a ``gd_segmenter``.
@@ -112,6 +117,10 @@ def make_gd_segmenter(
         doc._.criterion wins), and of training Docs that name none.
     train_criteria_only: update only the criterion embeddings, everything
         else frozen (transfer to a new criterion; see add_criterion).
+    jackknife_folds: folds of the training-words lexicon (see
+        lexicon/match_features.py): a training sentence sees only the words of
+        the other folds; 0 = no jackknifing. The lexicons themselves are chosen
+        in [initialize.components.NAME] (see ``initialize``).
     """
     return Segmenter(
         nlp.vocab,
@@ -126,6 +135,7 @@ def make_gd_segmenter(
         multi_criteria=multi_criteria,
         criterion=criterion,
         train_criteria_only=train_criteria_only,
+        jackknife_folds=jackknife_folds,
         scorer=scorer,
     )
 
@@ -149,8 +159,11 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         multi_criteria: bool = False,
         criterion: Optional[str] = None,
         train_criteria_only: bool = False,
+        jackknife_folds: int = 10,
         scorer: Optional[Callable] = None,
     ):
+        if jackknife_folds < 0 or jackknife_folds > 62:
+            raise ValueError(f"gd_segmenter needs 0 <= jackknife_folds <= 62, got {jackknife_folds}")
         if bigram_min_count < 0:
             raise ValueError(f"gd_segmenter needs bigram_min_count >= 0, got {bigram_min_count}")
         if max_length < 1 or batch_units < max_length + 2:
@@ -172,12 +185,15 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             "multi_criteria": multi_criteria,
             "criterion": criterion,
             "train_criteria_only": train_criteria_only,
+            "jackknife_folds": jackknife_folds,
             "symbols": [],
             "bigrams": [],
             "criteria": [],
+            "lexicons": [],
         }
         self.normaliser = Normaliser(fold_width=fold_width, collapse_runs=collapse_runs, opencc=opencc)
         self._symbol_ids = SymbolIds([])
+        self._lexicon_matcher: Optional[LexiconMatcher] = None
 
     # -- features -----------------------------------------------------------------
 
@@ -196,22 +212,52 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """The criteria of a multi-criteria model (its training corpora); [] otherwise."""
         return self.cfg["criteria"]
 
+    @property
+    def lexicons(self) -> List[str]:
+        """The names of the lexicon channels the model sees (e.g. "training", "jieba")."""
+        return [channel["name"] for channel in self.cfg["lexicons"]]
+
+    def _set_lexicons(self, channels: List[dict]) -> None:
+        """channels: per channel {"name", "words": {word: fold mask}}."""
+        self.cfg["lexicons"] = channels
+        self._lexicon_matcher = (
+            LexiconMatcher([channel["words"] for channel in channels], self.normaliser) if channels else None
+        )
+
     def _featurize(
-        self, texts: Sequence[str], criteria: Sequence[Optional[str]]
+        self,
+        texts: Sequence[str],
+        criteria: Sequence[Optional[str]],
+        folds: Optional[Sequence[int]] = None,
     ) -> Tuple[List[CharacterView], List[List[Tuple[int, int]]], List[numpy.ndarray]]:
         """Views, sequence spans per text, and per sequence (flat, in order) the
-        int64 (n, 4) unigram, bigram and criterion ids of its symbols.
+        int64 (n, 11) features of its symbols: unigram, bigram and criterion ids,
+        lexicon flags and trigram hashes (models/feature_batch.py).
 
         criteria: per text its criterion name, or None for the default.
+        folds: per training text its jackknife fold; None at inference.
         """
         views, spans, sequences = [], [], []
         ids = criterion_ids(criteria, self.criteria, self.cfg["criterion"], self.name)
-        for text, criterion_id in zip(texts, ids):
+        trigrams = bool(self.model.attrs["settings"].get("trigram_width", 0))
+        for position, (text, criterion_id) in enumerate(zip(texts, ids)):
             view = self.normaliser(text)
             text_spans = chunk_spans(view.symbols, self.cfg["max_length"])
             views.append(view)
             spans.append(text_spans)
-            sequences.extend(self._symbol_ids.features(view.symbols, text_spans, criterion_id))
+            flags = (
+                self._lexicon_matcher.features(view.symbols, view.spaced, folds[position] if folds else None)
+                if self._lexicon_matcher is not None
+                else numpy.zeros(len(view), dtype=numpy.int64)
+            )
+            base = self._symbol_ids.features(view.symbols, text_spans, criterion_id)
+            for (start, end), seq in zip(text_spans, base):
+                hashes = (
+                    trigram_hashes(view.symbols[start:end])
+                    if trigrams
+                    else numpy.zeros((end - start, N_TRIGRAM_COLUMNS), dtype=numpy.int64)
+                )
+                sequences.append(numpy.concatenate([seq, flags[start:end, None], hashes], axis=1))
         return views, spans, sequences
 
     def _check_initialized(self) -> None:
@@ -360,10 +406,12 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         return self._loss(examples, views, spans, scores)
 
     def _featurize_examples(self, examples: Sequence[Example]):
-        """_featurize for training: each text's criterion is its reference Doc's corpus."""
-        return self._featurize(
-            [eg.predicted.text for eg in examples], [eg.reference._.criterion for eg in examples]
-        )
+        """_featurize for training: each text's criterion is its reference Doc's
+        corpus, and its jackknife fold a hash of its text."""
+        texts = [eg.predicted.text for eg in examples]
+        n_folds = self.cfg["jackknife_folds"]
+        folds = [text_fold(text, n_folds) for text in texts] if n_folds else None
+        return self._featurize(texts, [eg.reference._.criterion for eg in examples], folds)
 
     def _loss(
         self,
@@ -393,11 +441,21 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         get_examples: Callable[[], Iterable[Example]],
         *,
         nlp: Optional[Language] = None,
+        training_lexicon: bool = False,
+        lexicons: Sequence[str] = (),
     ) -> None:
         """Collect the symbol vocabulary (every training symbol, no minimum count,
         as in the paper), with bigram_min_count > 0 the bigram vocabulary, and
         with multi_criteria the criteria, from all training examples, and build
         the model.
+
+        training_lexicon: give the model the training words as a lexicon
+            channel "training" (the closed condition), jackknifed by
+            ``jackknife_folds``.
+        lexicons: more lexicon channels, each "jieba" (jieba's bundled
+            dict.txt) or the path of a user dictionary ("word [freq] [POS]" a
+            line); these are the same in training and at inference.
+        Set both in [initialize.components.NAME]; the words are saved with the pipeline.
 
         RAISES ValueError: if there are no characters, the model's bigram_width
             and bigram_min_count disagree (one is 0, the other not), or a
@@ -418,6 +476,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         symbols = sorted(counts, key=lambda s: (-counts[s], s))
         bigrams = SymbolIds(symbols).frequent_bigrams(texts_symbols, min_count) if min_count else []
         self._set_vocabularies(symbols, bigrams)
+        self._set_lexicons(self._lexicon_channels(get_examples, training_lexicon, lexicons))
         self.cfg["criteria"] = (
             training_criteria((eg.reference._.criterion for eg in get_examples()), self.cfg["criterion"], self.name)
             if self.cfg["multi_criteria"]
@@ -428,7 +487,25 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         sample = list(islice(get_examples(), 4))
         self.segment_texts([eg.predicted.text for eg in sample], [eg.reference._.criterion for eg in sample])
 
+    def _lexicon_channels(
+        self, get_examples: Callable[[], Iterable[Example]], training_words: bool, sources: Sequence[str]
+    ) -> List[dict]:
+        """The lexicon channels: {"name", "words": {word: fold mask}}."""
+        channels = []
+        if training_words:
+            n_folds = self.cfg["jackknife_folds"]
+            masks: Dict[str, int] = {}
+            for eg in get_examples():
+                fold_bit = 1 << text_fold(eg.reference.text, n_folds) if n_folds else EVERY_FOLD
+                for word in training_lexicon([eg.reference]):
+                    masks[word] = masks.get(word, 0) | fold_bit
+            channels.append({"name": "training", "words": masks})
+        for source in sources:
+            channels.append({"name": str(source), "words": {word: EVERY_FOLD for word in load_lexicon(str(source))}})
+        return channels
+
     def _build_model(self) -> None:
+        self.model.set_dim("nL", self._lexicon_matcher.n_bits if self._lexicon_matcher else 0, force=True)
         self.model.set_dim("nV", self._symbol_ids.n_unigrams, force=True)
         self.model.set_dim("nB", self._symbol_ids.n_bigrams, force=True)
         self.model.set_dim("nC", len(self.criteria), force=True)
@@ -467,6 +544,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         as a new default criterion takes effect)."""
         self.cfg["criteria"] = list(cfg.get("criteria", []))
         self._set_vocabularies(cfg.get("symbols", []), cfg.get("bigrams", []))
+        self._set_lexicons(list(cfg.get("lexicons", [])))
 
     def _load_model_bytes(self, data: bytes) -> None:
         if not self.model.layers:

@@ -69,6 +69,7 @@ def create_segmenter_tokenizer(
     multi_criteria: bool = False,
     criterion: Optional[str] = None,
     train_criteria_only: bool = False,
+    jackknife_folds: int = 10,
     batch_size: int = 256,
 ) -> Callable[[Language], SegmenterTokenizer]:
     """The settings are those of the ``gd_segmenter`` factory, plus batch_size
@@ -88,6 +89,7 @@ def create_segmenter_tokenizer(
             multi_criteria=multi_criteria,
             criterion=criterion,
             train_criteria_only=train_criteria_only,
+            jackknife_folds=jackknife_folds,
         )
         return SegmenterTokenizer(nlp.vocab, segmenter, batch_size)
 

@@ -1,0 +1,69 @@
+"""Lexicon flags and hashed trigrams as extra input of the segmentation models (PyTorch).
+
+Both are added to each position's input vector, for every architecture:
+
+- lexicon flags (lexicon/match_features.py: per channel, whether a lexicon
+  word begins, ends or continues at the character, by length, or is the
+  character alone; Zhang et al. 2018) enter through a linear layer;
+- hashed trigrams (left, centre, right; segmenter/ngram_hashes.py) index a
+  table of ``trigram_rows`` rows twice each (the hashing trick), the two rows
+  are summed, and the three trigram vectors are projected to the model width
+  (as the bigrams of Qiu et al. 2020 eq. 13).
+"""
+from typing import Optional
+
+import torch
+from torch import nn
+
+# Columns of the extra features tensor: lexicon flags, then the trigram hashes.
+LEXICON_COLUMN = 0
+TRIGRAM_COLUMNS = slice(1, 7)
+N_EXTRA_COLUMNS = 7
+TRIGRAM_KINDS, HASHES_PER_TRIGRAM = 3, 2
+
+
+class LexiconAndTrigramInput(nn.Module):
+    """Maps the extra features to a vector per position, or to nothing when
+    both kinds are switched off (then it has no parameters).
+
+    n_lexicon_bits: flags per position (0 = no lexicon).
+    trigram_width: width of a trigram vector (0 = no trigrams).
+    trigram_rows: rows of the hashed trigram table (> 0 when trigram_width is).
+    width: the model's input width.
+    RAISES ValueError: for negative sizes or trigrams without rows.
+    """
+
+    def __init__(self, n_lexicon_bits: int, trigram_width: int, trigram_rows: int, width: int):
+        super().__init__()
+        if n_lexicon_bits < 0 or trigram_width < 0 or (trigram_width and trigram_rows < 1):
+            raise ValueError(
+                "lexicon bits and trigram_width must be >= 0, and trigram_rows >= 1 with trigrams; "
+                f"got {n_lexicon_bits}, {trigram_width}, {trigram_rows}"
+            )
+        self.n_lexicon_bits = n_lexicon_bits
+        self.trigram_width = trigram_width
+        self.trigram_rows = trigram_rows
+        if n_lexicon_bits:
+            self.lexicon_projection = nn.Linear(n_lexicon_bits, width)
+            self.register_buffer("bit_values", 2 ** torch.arange(n_lexicon_bits, dtype=torch.int64), persistent=False)
+        if trigram_width:
+            self.trigram_embedding = nn.Embedding(trigram_rows, trigram_width)
+            self.trigram_projection = nn.Linear(TRIGRAM_KINDS * trigram_width, width)
+
+    @property
+    def active(self) -> bool:
+        return bool(self.n_lexicon_bits or self.trigram_width)
+
+    def forward(self, extras: torch.Tensor) -> Optional[torch.Tensor]:
+        """extras: int64 (B, T, 7), per position the lexicon flags (one int) and
+        six trigram hashes. RETURNS (B, T, width), or None when inactive."""
+        out = None
+        if self.n_lexicon_bits:
+            flags = (extras[..., LEXICON_COLUMN, None] & self.bit_values) != 0
+            out = self.lexicon_projection(flags.to(self.lexicon_projection.weight.dtype))
+        if self.trigram_width:
+            rows = self.trigram_embedding(extras[..., TRIGRAM_COLUMNS] % self.trigram_rows)  # (B, T, 6, w)
+            trigrams = rows.view(*rows.shape[:2], TRIGRAM_KINDS, HASHES_PER_TRIGRAM, -1).sum(3).flatten(-2)
+            projected = self.trigram_projection(trigrams)
+            out = projected if out is None else out + projected
+        return out

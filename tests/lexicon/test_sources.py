@@ -1,0 +1,49 @@
+"""Reading lexicons: the jieba/pkuseg user-dictionary format, jieba's own dictionary, training words."""
+import pytest
+from spacy.tokens import Doc
+from spacy.vocab import Vocab
+
+from spacy_cws.corpora.formats import read_segmented
+from spacy_cws.lexicon import Lexicon, jieba_lexicon, load_lexicon, read_user_dictionary, training_lexicon
+
+
+def test_user_dictionary_lines(tmp_path):
+    path = tmp_path / "user.txt"
+    path.write_bytes(
+        "\ufeff云计算 5 n\n韩玉鉴赏\nColor OS 3 nz\nSK-II nz\n\n5w-30\t2\n台中 7\n云计算 9 v\n".encode("utf-8")
+    )
+    lexicon = read_user_dictionary(path)
+    assert list(lexicon) == ["云计算", "韩玉鉴赏", "Color OS", "SK-II", "5w-30", "台中"]
+    assert (lexicon["云计算"].frequency, lexicon["云计算"].pos) == (5, "n")  # the first entry wins
+    assert (lexicon["韩玉鉴赏"].frequency, lexicon["韩玉鉴赏"].pos) == (None, None)
+    assert (lexicon["Color OS"].frequency, lexicon["SK-II"].pos, lexicon["5w-30"].frequency) == (3, "nz", 2)
+    assert Lexicon.from_list(lexicon.to_list()).to_list() == lexicon.to_list()
+
+
+def test_user_dictionary_errors(tmp_path):
+    with pytest.raises(FileNotFoundError, match="Lexicon file not found"):
+        read_user_dictionary(tmp_path / "missing.txt")
+    gbk = tmp_path / "gbk.txt"
+    gbk.write_bytes("中国 3 ns\n人民 5 n\n".encode("gbk"))
+    with pytest.raises(ValueError, match=r"gbk.txt:1: not UTF-8"):
+        read_user_dictionary(gbk)
+    with pytest.raises(ValueError, match="non-space"):
+        Lexicon(["  "])
+
+
+def test_jieba_dictionary_is_read_from_the_installed_package():
+    lexicon = load_lexicon("jieba")
+    assert len(lexicon) > 340_000
+    assert lexicon["中华人民共和国"].pos == "ns" and lexicon["中华人民共和国"].frequency > 0
+    assert "AT&T" in lexicon
+    assert len(jieba_lexicon()) == len(lexicon)
+
+
+def test_training_lexicon_has_the_corpus_word_types(shared_data):
+    sentences = list(read_segmented(shared_data / "ctb6" / "dev.seg", "sighan"))
+    vocab = Vocab()
+    docs = [Doc(vocab, words=s.words, spaces=[False] * len(s.words)) for s in sentences]
+    lexicon = training_lexicon(docs)
+    words = [w for s in sentences for w in s.words]
+    assert len(lexicon) == len(set(words))
+    assert sum(lexicon[w].frequency for w in lexicon) == len(words)
