@@ -9,6 +9,8 @@ from wasabi import msg
 
 from ..scoring.evaluate import evaluate_corpus
 from ..segmenter.default_criterion import set_default_criterion
+from ..segmenter.user_dictionary_setup import add_user_dictionary
+from .segment import UserDictionaryMode
 from . import app
 
 
@@ -24,6 +26,12 @@ def evaluate_cli(
     criterion: Optional[str] = typer.Option(
         None, "--criterion", "-c", help="Criterion to segment by (multi-criteria pipelines), e.g. the corpus name."
     ),
+    user_dict: Optional[Path] = typer.Option(
+        None, "--user-dict", help="User dictionary, one 'word [freq] [POS]' a line (jieba/pkuseg format)."
+    ),
+    user_dict_mode: UserDictionaryMode = typer.Option(
+        UserDictionaryMode.force, "--user-dict-mode", help="force: each dictionary word is one word; prefer: a lexicon hint."
+    ),
 ):
     """Segment a prepared corpus's test set, score it with the official SIGHAN
     measures and spaCy's token P/R/F, and write both to a metrics JSON."""
@@ -36,11 +44,22 @@ def evaluate_cli(
             set_default_criterion(nlp, criterion)
         except ValueError as err:
             msg.fail(str(err), exits=1)
+    if user_dict is not None:
+        try:
+            add_user_dictionary(nlp, user_dict, user_dict_mode.value)
+        except (OSError, ValueError) as err:
+            msg.fail(str(err), exits=1)
     try:
         results = evaluate_corpus(nlp, corpus_dir, system_output, batch_size)
     except FileNotFoundError as err:
         msg.fail(str(err), exits=1)
-    metrics = {"model": str(model), "corpus_dir": str(corpus_dir), "criterion": criterion, **results}
+    metrics = {
+        "model": str(model),
+        "corpus_dir": str(corpus_dir),
+        "criterion": criterion,
+        "user_dict": None if user_dict is None else {"path": str(user_dict), "mode": user_dict_mode.value},
+        **results,
+    }
     output.parent.mkdir(parents=True, exist_ok=True)
     srsly.write_json(output, metrics)
     official, speed = metrics["official"], metrics["speed"]

@@ -28,6 +28,7 @@ from spacy.tokens import Doc
 from tqdm import tqdm
 
 from ..segmenter.default_criterion import set_default_criterion
+from ..segmenter.user_dictionary_setup import add_user_dictionary
 from ..segmenter.segmenter_tokenizer import SegmenterTokenizer
 from . import app
 
@@ -35,6 +36,11 @@ STDIN = "-"
 BOM = b"\xef\xbb\xbf"
 # Total input size (bytes) above which a progress bar is shown.
 PROGRESS_MIN_BYTES = 1_000_000
+
+
+class UserDictionaryMode(str, Enum):
+    force = "force"
+    prefer = "prefer"
 
 
 class OutputFormat(str, Enum):
@@ -171,6 +177,12 @@ def segment_cli(
     criterion: Optional[str] = typer.Option(
         None, "--criterion", "-c", help="Segmentation criterion (multi-criteria pipelines), e.g. ctb6 or sxu."
     ),
+    user_dict: Optional[Path] = typer.Option(
+        None, "--user-dict", help="User dictionary, one 'word [freq] [POS]' a line (jieba/pkuseg format)."
+    ),
+    user_dict_mode: UserDictionaryMode = typer.Option(
+        UserDictionaryMode.force, "--user-dict-mode", help="force: each dictionary word is one word; prefer: a lexicon hint."
+    ),
 ):
     """Segment text into words, one output line per input line.
 
@@ -190,6 +202,11 @@ def segment_cli(
         try:
             set_default_criterion(nlp, criterion)
         except ValueError as err:
+            fail(str(err))
+    if user_dict is not None:
+        try:
+            add_user_dictionary(nlp, user_dict, user_dict_mode.value)
+        except (OSError, ValueError) as err:
             fail(str(err))
     total = None if STDIN in inputs else sum(Path(name).stat().st_size for name in inputs)
     formatter = FORMATTERS[output_format]

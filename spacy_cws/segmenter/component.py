@@ -41,6 +41,11 @@ from .symbol_ids import SymbolIds
 from .ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
 from ..lexicon import LexiconMatcher, load_lexicon, training_lexicon
 from ..lexicon.match_features import EVERY_FOLD, text_fold
+from .span_constraints import apply_span_constraints
+from .unbroken_spans import DEFAULT_PATTERNS, PatternSpans, grapheme_clusters
+from .user_dictionary import UserDictionary
+
+USER_DICTIONARY_MODES = ("force", "prefer")
 
 DEFAULT_MODEL_CONFIG = """
 [model]
@@ -82,6 +87,8 @@ _KEPT_ANNOTATIONS = ("TAG", "POS", "MORPH", "LEMMA", "DEP", "ENT_IOB", "SENT_STA
         "criterion": None,
         "train_criteria_only": False,
         "jackknife_folds": 10,
+        "user_dictionary_mode": "force",
+        "unbroken_patterns": DEFAULT_PATTERNS,
         "scorer": {"@scorers": "spacy-cws.segmentation_scorer.v1"},
     },
     default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_acc": None},
@@ -101,6 +108,8 @@ def make_gd_segmenter(
     criterion: Optional[str],
     train_criteria_only: bool,
     jackknife_folds: int,
+    user_dictionary_mode: str,
+    unbroken_patterns: List[str],
     scorer: Optional[Callable],
 ) -> "Segmenter":
     """Create a ``gd_segmenter``.
@@ -121,6 +130,12 @@ def make_gd_segmenter(
         lexicon/match_features.py): a training sentence sees only the words of
         the other folds; 0 = no jackknifing. The lexicons themselves are chosen
         in [initialize.components.NAME] (see ``initialize``).
+    user_dictionary_mode: how user dictionary words (``add_words``) act:
+        "force" (each occurrence is one word) or "prefer" (they join the
+        model's last lexicon channel; needs a model with a lexicon).
+    unbroken_patterns: regular expressions whose matches are never cut inside
+        (default: URLs, e-mail addresses, numbers with separators and units);
+        grapheme clusters are never cut either, whatever the patterns.
     """
     return Segmenter(
         nlp.vocab,
@@ -136,6 +151,8 @@ def make_gd_segmenter(
         criterion=criterion,
         train_criteria_only=train_criteria_only,
         jackknife_folds=jackknife_folds,
+        user_dictionary_mode=user_dictionary_mode,
+        unbroken_patterns=unbroken_patterns,
         scorer=scorer,
     )
 
@@ -160,8 +177,14 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         criterion: Optional[str] = None,
         train_criteria_only: bool = False,
         jackknife_folds: int = 10,
+        user_dictionary_mode: str = "force",
+        unbroken_patterns: Sequence[str] = tuple(DEFAULT_PATTERNS),
         scorer: Optional[Callable] = None,
     ):
+        if user_dictionary_mode not in USER_DICTIONARY_MODES:
+            raise ValueError(
+                f"gd_segmenter needs user_dictionary_mode in {USER_DICTIONARY_MODES}, got '{user_dictionary_mode}'"
+            )
         if jackknife_folds < 0 or jackknife_folds > 62:
             raise ValueError(f"gd_segmenter needs 0 <= jackknife_folds <= 62, got {jackknife_folds}")
         if bigram_min_count < 0:
@@ -186,6 +209,9 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             "criterion": criterion,
             "train_criteria_only": train_criteria_only,
             "jackknife_folds": jackknife_folds,
+            "user_dictionary_mode": user_dictionary_mode,
+            "unbroken_patterns": list(unbroken_patterns),
+            "user_words": [],
             "symbols": [],
             "bigrams": [],
             "criteria": [],
@@ -194,6 +220,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self.normaliser = Normaliser(fold_width=fold_width, collapse_runs=collapse_runs, opencc=opencc)
         self._symbol_ids = SymbolIds([])
         self._lexicon_matcher: Optional[LexiconMatcher] = None
+        self._user_dictionary = UserDictionary()
+        self._pattern_spans = PatternSpans(unbroken_patterns)
 
     # -- features -----------------------------------------------------------------
 
@@ -218,11 +246,70 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         return [channel["name"] for channel in self.cfg["lexicons"]]
 
     def _set_lexicons(self, channels: List[dict]) -> None:
-        """channels: per channel {"name", "words": {word: fold mask}}."""
+        """channels: per channel {"name", "words": {word: fold mask}}. In
+        "prefer" mode the user dictionary's words join the last channel."""
         self.cfg["lexicons"] = channels
-        self._lexicon_matcher = (
-            LexiconMatcher([channel["words"] for channel in channels], self.normaliser) if channels else None
-        )
+        matched = [dict(channel["words"]) for channel in channels]
+        if matched and self.cfg["user_dictionary_mode"] == "prefer":
+            matched[-1].update((word, EVERY_FOLD) for word in self._user_dictionary.words)
+        self._lexicon_matcher = LexiconMatcher(matched, self.normaliser) if matched else None
+
+    # -- user dictionary --------------------------------------------------------------
+
+    @property
+    def words(self) -> List[str]:
+        """The user dictionary's words, in the order they were added."""
+        return self._user_dictionary.words
+
+    def set_user_dictionary_mode(self, mode: str) -> None:
+        """Switch the user dictionary between "force" and "prefer" for this
+        session (a saved pipeline takes the mode of its config).
+
+        RAISES ValueError: for another mode, or "prefer" without a lexicon.
+        """
+        if mode not in USER_DICTIONARY_MODES:
+            raise ValueError(f"The user dictionary mode must be one of {USER_DICTIONARY_MODES}, got '{mode}'")
+        self.cfg["user_dictionary_mode"] = mode
+        self._check_preferable()
+        self._set_lexicons(self.cfg["lexicons"])
+
+    def _check_preferable(self) -> None:
+        if self.cfg["user_dictionary_mode"] == "prefer" and not self.cfg["lexicons"]:
+            raise ValueError(
+                f"'{self.name}' has no lexicon features, so user words cannot be preferred: "
+                "use the user dictionary mode \"force\", or a model trained with a lexicon"
+            )
+
+    def add_words(self, words: Iterable[str]) -> None:
+        """Add words to the user dictionary (saved with the pipeline). In "force"
+        mode every occurrence becomes one word (longest first, then leftmost;
+        Latin words only at Latin word boundaries; see user_dictionary.py); in
+        "prefer" mode they join the model's last lexicon channel.
+
+        RAISES ValueError: for an empty word, or "prefer" mode with a model
+            that has no lexicon.
+        """
+        self._check_preferable()
+        self._user_dictionary.add(words)
+        self._user_words_changed()
+
+    def remove_words(self, words: Iterable[str]) -> None:
+        """Remove words from the user dictionary (absent words are ignored)."""
+        self._user_dictionary.remove(words)
+        self._user_words_changed()
+
+    def _user_words_changed(self) -> None:
+        self.cfg["user_words"] = self._user_dictionary.words
+        if self.cfg["user_dictionary_mode"] == "prefer":
+            self._set_lexicons(self.cfg["lexicons"])
+
+    def _constrain(self, text: str, words: numpy.ndarray) -> numpy.ndarray:
+        """The words with (force mode) the dictionary words whole, and pattern
+        spans and grapheme clusters never cut inside (span_constraints.py)."""
+        force = self.cfg["user_dictionary_mode"] == "force" and len(self._user_dictionary)
+        whole = self._user_dictionary.matches(text) if force else numpy.zeros((0, 2), dtype=numpy.int64)
+        unbroken = numpy.concatenate([self._pattern_spans(text), grapheme_clusters(text)])
+        return apply_span_constraints(text, words, whole, unbroken)
 
     def _featurize(
         self,
@@ -284,8 +371,9 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         views, spans, sequences = self._featurize(texts, criteria or [None] * len(texts))
         starts = label_scheme(self.model).word_starts(self.model, self._score_sequences(sequences))
         words, position = [], 0
-        for view, text_spans in zip(views, spans):
-            words.append(decode_words(view, text_spans, starts[position : position + len(text_spans)]))
+        for text, view, text_spans in zip(texts, views, spans):
+            text_words = decode_words(view, text_spans, starts[position : position + len(text_spans)])
+            words.append(self._constrain(text, text_words))
             position += len(text_spans)
         return words
 
@@ -443,6 +531,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         nlp: Optional[Language] = None,
         training_lexicon: bool = False,
         lexicons: Sequence[str] = (),
+        user_dictionary: Optional[str] = None,
     ) -> None:
         """Collect the symbol vocabulary (every training symbol, no minimum count,
         as in the paper), with bigram_min_count > 0 the bigram vocabulary, and
@@ -455,6 +544,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         lexicons: more lexicon channels, each "jieba" (jieba's bundled
             dict.txt) or the path of a user dictionary ("word [freq] [POS]" a
             line); these are the same in training and at inference.
+        user_dictionary: a user dictionary file (same format) whose words
+            ``add_words`` adds after training starts (see user_dictionary_mode).
         Set both in [initialize.components.NAME]; the words are saved with the pipeline.
 
         RAISES ValueError: if there are no characters, the model's bigram_width
@@ -483,6 +574,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             else []
         )
         self._build_model()
+        if user_dictionary:
+            self.add_words(load_lexicon(str(user_dictionary)))
         # Run once on a small sample so shape errors surface now, not mid-training.
         sample = list(islice(get_examples(), 4))
         self.segment_texts([eg.predicted.text for eg in sample], [eg.reference._.criterion for eg in sample])
@@ -544,6 +637,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         as a new default criterion takes effect)."""
         self.cfg["criteria"] = list(cfg.get("criteria", []))
         self._set_vocabularies(cfg.get("symbols", []), cfg.get("bigrams", []))
+        self._user_dictionary = UserDictionary(cfg.get("user_words", []))
+        self.cfg["user_words"] = self._user_dictionary.words
         self._set_lexicons(list(cfg.get("lexicons", [])))
 
     def _load_model_bytes(self, data: bytes) -> None:

@@ -6,7 +6,7 @@ this tokenizer predicts the words and creates the Doc directly from words and
 spaces (``spacy.util.get_words_and_spaces``), like spaCy's ChineseTokenizer.
 ``nlp.tokenizer.pipe(texts)`` segments texts in batches.
 """
-from typing import Callable, Iterable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, List, Optional
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -16,6 +16,7 @@ from thinc.api import Model
 
 from .component import Segmenter
 from .doc_from_spans import doc_from_spans
+from .unbroken_spans import DEFAULT_PATTERNS
 
 
 class SegmenterTokenizer(DummyTokenizer):
@@ -70,6 +71,8 @@ def create_segmenter_tokenizer(
     criterion: Optional[str] = None,
     train_criteria_only: bool = False,
     jackknife_folds: int = 10,
+    user_dictionary_mode: str = "force",
+    unbroken_patterns: List[str] = DEFAULT_PATTERNS,
     batch_size: int = 256,
 ) -> Callable[[Language], SegmenterTokenizer]:
     """The settings are those of the ``gd_segmenter`` factory, plus batch_size
@@ -90,6 +93,8 @@ def create_segmenter_tokenizer(
             criterion=criterion,
             train_criteria_only=train_criteria_only,
             jackknife_folds=jackknife_folds,
+            user_dictionary_mode=user_dictionary_mode,
+            unbroken_patterns=unbroken_patterns,
         )
         return SegmenterTokenizer(nlp.vocab, segmenter, batch_size)
 
