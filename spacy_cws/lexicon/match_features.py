@@ -72,9 +72,13 @@ class LexiconMatcher:
             for key, word in zip(normalised_keys(word_list, normaliser), word_list):
                 if key:
                     masks.setdefault(key, [0] * len(channels))[channel] |= words[word]
+        # The automaton maps each key to its row in the length and mask arrays, so
+        # a text's matches become numpy arrays with no Python work per match.
         self._automaton = ahocorasick.Automaton()
-        for key, key_masks in masks.items():
-            self._automaton.add_word(key, (len(key), tuple(key_masks)))
+        for row, key in enumerate(masks):
+            self._automaton.add_word(key, row)
+        self._key_lengths = numpy.asarray([len(key) for key in masks], dtype=numpy.int64)
+        self._key_masks = numpy.asarray(list(masks.values()), dtype=numpy.int64).reshape(len(masks), len(channels))
         self.n_keys = len(masks)
         if masks:
             self._automaton.make_automaton()
@@ -96,16 +100,13 @@ class LexiconMatcher:
         if not self.n_keys or not symbols:
             return flags
         seen = ~(1 << fold) if fold is not None else EVERY_FOLD
-        ends, lengths, channels = [], [], []
-        for end, (length, key_masks) in self._automaton.iter(symbols):
-            for channel, mask in enumerate(key_masks):
-                if mask & seen:
-                    ends.append(end)
-                    lengths.append(length)
-                    channels.append(channel)
-        if not ends:
+        found = numpy.fromiter(
+            (value for match in self._automaton.iter(symbols) for value in match), dtype=numpy.int64
+        ).reshape(-1, 2)
+        match, channels = numpy.nonzero(self._key_masks[found[:, 1]] & seen)
+        if not len(match):
             return flags
-        ends, lengths, channels = (numpy.asarray(column, dtype=numpy.int64) for column in (ends, lengths, channels))
+        ends, lengths = found[match, 0], self._key_lengths[found[match, 1]]
         starts = ends - lengths + 1
         spaces_before = numpy.cumsum(spaced)
         whole = spaces_before[ends] == spaces_before[starts]
