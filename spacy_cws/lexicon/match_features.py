@@ -18,6 +18,7 @@ contain it; a training sentence of fold k sees only the words of the other
 folds. At inference every word is seen.
 """
 import zlib
+from itertools import chain
 from typing import Dict, List, Optional, Sequence
 
 import numpy
@@ -89,37 +90,59 @@ class LexiconMatcher:
         return BITS_PER_CHANNEL * self.n_channels
 
     def features(self, symbols: str, spaced: numpy.ndarray, fold: Optional[int] = None) -> numpy.ndarray:
-        """The flags of each unit.
+        """The flags of each unit of one text (see ``batch_features``)."""
+        return self.batch_features([symbols], [spaced], None if fold is None else [fold])[0]
 
-        symbols: the units' symbols (CharacterView.symbols), length n.
-        spaced: bool (n,), whitespace before each unit (CharacterView.spaced).
-        fold: the jackknife fold of a training text, None at inference.
-        RETURNS: int64 (n,), bit ``channel * 13 + flag`` set where the flag holds.
+    def batch_features(
+        self,
+        texts_symbols: Sequence[str],
+        texts_spaced: Sequence[numpy.ndarray],
+        folds: Optional[Sequence[int]] = None,
+    ) -> List[numpy.ndarray]:
+        """The flags of each unit of each text, from one automaton scan over the
+        batch (the texts joined by newlines, which no key contains).
+
+        texts_symbols: per text its units' symbols (CharacterView.symbols).
+        texts_spaced: per text bool (n,), whitespace before each unit.
+        folds: per text its jackknife fold (training), or None (inference).
+        RETURNS: per text int64 (n,), bit ``channel * 13 + flag`` set where the flag holds.
         """
-        flags = numpy.zeros(len(symbols), dtype=numpy.int64)
-        if not self.n_keys or not symbols:
-            return flags
-        seen = ~(1 << fold) if fold is not None else EVERY_FOLD
-        found = numpy.fromiter(
-            (value for match in self._automaton.iter(symbols) for value in match), dtype=numpy.int64
-        ).reshape(-1, 2)
-        match, channels = numpy.nonzero(self._key_masks[found[:, 1]] & seen)
-        if not len(match):
-            return flags
-        ends, lengths = found[match, 0], self._key_lengths[found[match, 1]]
+        lengths = numpy.asarray([len(symbols) for symbols in texts_symbols], dtype=numpy.int64)
+        offsets = numpy.concatenate([[0], numpy.cumsum(lengths + 1)])
+        total = int(offsets[-1])
+        flags = numpy.zeros((total, self.n_bits or 1), dtype=bool)
+        if self.n_keys and total:
+            self._set_flags(flags, "\n".join(texts_symbols), texts_spaced, offsets, folds)
+        packed = flags.astype(numpy.int64) @ (numpy.int64(1) << numpy.arange(flags.shape[1], dtype=numpy.int64))
+        return [packed[a : a + n] for a, n in zip(offsets[:-1].tolist(), lengths.tolist())]
+
+    def _set_flags(self, flags, joined: str, texts_spaced, offsets: numpy.ndarray, folds) -> None:
+        found = numpy.fromiter(chain.from_iterable(self._automaton.iter(joined)), dtype=numpy.int64).reshape(-1, 2)
+        if not len(found):
+            return
+        ends, key_rows = found[:, 0], found[:, 1]
+        masks = self._key_masks[key_rows]
+        if folds is not None:
+            text_of_match = numpy.searchsorted(offsets, ends, side="right") - 1
+            masks = masks & ~(numpy.int64(1) << numpy.asarray(folds, dtype=numpy.int64)[text_of_match])[:, None]
+        match, channels = numpy.nonzero(masks)
+        ends, lengths = ends[match], self._key_lengths[key_rows[match]]
         starts = ends - lengths + 1
+        # No match across whitespace: count the spaces before each joined position.
+        spaced = numpy.zeros(len(flags), dtype=bool)
+        for offset, text_spaced in zip(offsets[:-1].tolist(), texts_spaced):
+            spaced[offset : offset + len(text_spaced)] = text_spaced
         spaces_before = numpy.cumsum(spaced)
         whole = spaces_before[ends] == spaces_before[starts]
-        starts, ends, lengths, base = starts[whole], ends[whole], lengths[whole], channels[whole] * BITS_PER_CHANNEL
+        starts, ends, lengths = starts[whole], ends[whole], lengths[whole]
+        base = channels[whole] * BITS_PER_CHANNEL
         single = lengths == 1
-        numpy.bitwise_or.at(flags, starts[single], numpy.left_shift(1, base[single] + _S))
+        flags[starts[single], base[single] + _S] = True
         starts, ends, lengths, base = starts[~single], ends[~single], lengths[~single], base[~single]
         bucket = numpy.minimum(lengths, LENGTH_BUCKETS + 1) - 2
-        numpy.bitwise_or.at(flags, starts, numpy.left_shift(1, base + _B + bucket))
-        numpy.bitwise_or.at(flags, ends, numpy.left_shift(1, base + _E + bucket))
+        flags[starts, base + _B + bucket] = True
+        flags[ends, base + _E + bucket] = True
         inner = lengths - 2
-        if inner.sum():
-            match = numpy.repeat(numpy.arange(len(lengths)), inner)
-            offset = numpy.arange(len(match)) - numpy.repeat(numpy.cumsum(inner) - inner, inner)
-            numpy.bitwise_or.at(flags, starts[match] + 1 + offset, numpy.left_shift(1, base[match] + _M + bucket[match]))
-        return flags
+        match = numpy.repeat(numpy.arange(len(lengths)), inner)
+        offset = numpy.arange(len(match)) - numpy.repeat(numpy.cumsum(inner) - inner, inner)
+        flags[starts[match] + 1 + offset, base[match] + _M + bucket[match]] = True

@@ -324,19 +324,19 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         criteria: per text its criterion name, or None for the default.
         folds: per training text its jackknife fold; None at inference.
         """
-        views, spans, sequences = [], [], []
+        spans, sequences = [], []
         ids = criterion_ids(criteria, self.criteria, self.cfg["criterion"], self.name)
         trigrams = bool(self.model.attrs["settings"].get("trigram_width", 0))
-        for position, (text, criterion_id) in enumerate(zip(texts, ids)):
-            view = self.normaliser(text)
-            text_spans = chunk_spans(view.symbols, self.cfg["max_length"])
-            views.append(view)
-            spans.append(text_spans)
-            flags = (
-                self._lexicon_matcher.features(view.symbols, view.spaced, folds[position] if folds else None)
-                if self._lexicon_matcher is not None
-                else numpy.zeros(len(view), dtype=numpy.int64)
+        views = [self.normaliser(text) for text in texts]
+        if self._lexicon_matcher is not None:
+            all_flags = self._lexicon_matcher.batch_features(
+                [view.symbols for view in views], [view.spaced for view in views], folds
             )
+        else:
+            all_flags = [numpy.zeros(len(view), dtype=numpy.int64) for view in views]
+        for view, flags, criterion_id in zip(views, all_flags, ids):
+            text_spans = chunk_spans(view.symbols, self.cfg["max_length"])
+            spans.append(text_spans)
             base = self._symbol_ids.features(view.symbols, text_spans, criterion_id)
             for (start, end), seq in zip(text_spans, base):
                 hashes = (
