@@ -23,13 +23,22 @@ def score_cli(
         "--train-words",
         help="Training word list, one word per line (decides which gold words are OOV).",
     ),
+    perl_compat: bool = typer.Option(
+        False,
+        "--perl-compat",
+        help="Pair lines blindly as the Perl script does: stop at the shorter file, "
+        "score lines whatever their characters or encoding.",
+    ),
 ):
     """Score SYSTEM_FILE against GOLD_FILE exactly as the official SIGHAN
     icwb2 Perl script does, and print one JSON object: precision, recall, f1,
     oov_rate, oov_recall, iv_recall as fractions in [0, 1] (null where Perl
-    prints "--") and true_words, test_words as word counts."""
+    prints "--") and true_words, test_words as word counts. Both files must
+    be UTF-8 and line-aligned (the same characters on each line), else the
+    first differing line is named on stderr and the exit code is 1, unless
+    --perl-compat is given."""
     try:
-        result = score_files(gold_file, system_file, train_words).to_dict()
+        result = score_files(gold_file, system_file, train_words, perl_compat).to_dict()
     except (FileNotFoundError, ValueError) as err:
         typer.echo(f"Error: {err}", err=True)
         raise typer.Exit(1)
