@@ -10,6 +10,7 @@ from wasabi import msg
 from ..scoring.evaluate import evaluate_corpus
 from ..segmenter.default_criterion import set_default_criterion
 from . import app
+from .errors import fail
 
 
 @app.command("evaluate")
@@ -30,16 +31,16 @@ def evaluate_cli(
     try:
         nlp = spacy.load(model)
     except (OSError, IOError, ValueError) as err:
-        msg.fail(f"Cannot load the pipeline '{model}': {err}", exits=1)
+        fail(f"Cannot load the pipeline '{model}': {err}")
     if criterion is not None:
         try:
             set_default_criterion(nlp, criterion)
         except ValueError as err:
-            msg.fail(str(err), exits=1)
+            fail(str(err))
     try:
         results = evaluate_corpus(nlp, corpus_dir, system_output, batch_size)
-    except FileNotFoundError as err:
-        msg.fail(str(err), exits=1)
+    except (FileNotFoundError, ValueError) as err:  # ValueError: e.g. CorpusFormatError, naming file and line
+        fail(str(err))
     metrics = {"model": str(model), "corpus_dir": str(corpus_dir), "criterion": criterion, **results}
     output.parent.mkdir(parents=True, exist_ok=True)
     srsly.write_json(output, metrics)

@@ -6,6 +6,7 @@ import typer
 
 from ..scoring.sighan import score_files
 from . import app
+from .errors import fail
 
 OUTPUT_KEYS = (
     "precision", "recall", "f1", "oov_rate", "oov_recall", "iv_recall", "true_words", "test_words"
@@ -40,6 +41,5 @@ def score_cli(
     try:
         result = score_files(gold_file, system_file, train_words, perl_compat).to_dict()
     except (FileNotFoundError, ValueError) as err:
-        typer.echo(f"Error: {err}", err=True)
-        raise typer.Exit(1)
+        fail(str(err))
     typer.echo(srsly.json_dumps({key: result[key] for key in OUTPUT_KEYS}))

@@ -20,7 +20,7 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, NoReturn, Optional
+from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, Optional
 
 import spacy
 import typer
@@ -31,6 +31,7 @@ from tqdm import tqdm
 from ..segmenter.default_criterion import set_default_criterion
 from ..segmenter.segmenter_tokenizer import SegmenterTokenizer
 from . import app
+from .errors import fail
 
 STDIN = "-"
 BOM = b"\xef\xbb\xbf"
@@ -45,12 +46,6 @@ class OutputFormat(str, Enum):
 
 class InputError(Exception):
     """An input that cannot be read or segmented; the message names the file (and line)."""
-
-
-def fail(message: str) -> NoReturn:
-    """Report an error on stderr (stdout carries the data) and exit with code 1."""
-    typer.echo(f"✘ {message}", err=True)
-    raise typer.Exit(1)
 
 
 def read_lines(stream: BinaryIO, name: str, progress: tqdm, max_length: int) -> Iterator[str]:
