@@ -3,6 +3,7 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from .segmentation_data import COARSE, FINE, MODEL, blank_pipeline, criterion_pipeline, make_examples, overfit
 
@@ -11,8 +12,21 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = Path(os.environ.get("SPACY_CWS_DATA", REPO_ROOT.parent / "shared" / "data"))
 
 
+# Property tests (hypothesis): a few hundred examples each by default, 100,000
+# with --runslow. No deadline: the model's speed depends on the shared cores.
+PROPERTY_EXAMPLES = {"spacy-cws": 300, "spacy-cws-slow": 100_000}
+for _profile, _examples in PROPERTY_EXAMPLES.items():
+    settings.register_profile(
+        _profile, max_examples=_examples, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
+
+
 def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", default=False, help="run slow tests")
+
+
+def pytest_configure(config):
+    settings.load_profile("spacy-cws-slow" if config.getoption("--runslow") else "spacy-cws")
 
 
 def pytest_collection_modifyitems(config, items):
