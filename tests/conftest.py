@@ -10,6 +10,9 @@ from .segmentation_data import COARSE, FINE, MODEL, blank_pipeline, criterion_pi
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # The corpora sit beside the checkout (../shared/data); SPACY_CWS_DATA overrides.
 SHARED_DATA = Path(os.environ.get("SPACY_CWS_DATA", REPO_ROOT.parent / "shared" / "data"))
+# With SPACY_CWS_REQUIRE_DATA=1 (set by .ci/run) tests needing the corpora fail
+# instead of skipping when the folder is missing or mis-mounted (no MANIFEST.md).
+REQUIRE_DATA = os.environ.get("SPACY_CWS_REQUIRE_DATA") == "1"
 
 
 # Property tests (hypothesis): a few hundred examples each by default, 100,000
@@ -40,9 +43,13 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """The folder of real corpora (../shared/data); tests needing it skip when absent."""
-    if not SHARED_DATA.exists():
-        pytest.skip(f"corpora folder not found: {SHARED_DATA}")
+    """The folder of real corpora (../shared/data); tests needing it skip when
+    absent, or fail if SPACY_CWS_REQUIRE_DATA=1."""
+    if not (SHARED_DATA / "MANIFEST.md").is_file():
+        message = f"corpora folder not found (no {SHARED_DATA / 'MANIFEST.md'})"
+        if REQUIRE_DATA:
+            pytest.fail(f"{message}; SPACY_CWS_REQUIRE_DATA=1 requires it")
+        pytest.skip(message)
     return SHARED_DATA
 
 
