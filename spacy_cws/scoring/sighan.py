@@ -155,7 +155,8 @@ def _read_lines(path: PathLike) -> list[bytes]:
     """The file's lines as bytes, each with its newline (like Perl's <FH>)."""
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"SIGHAN scorer: no such file: {path}")
+        problem = "is a folder, not a file" if path.is_dir() else "not found"
+        raise FileNotFoundError(f"SIGHAN scorer: {path} {problem}")
     with path.open("rb") as f:
         return f.readlines()
 

@@ -146,6 +146,8 @@ def test_missing_file_error_names_the_file(tmp_path):
         score_files(gold, missing, gold)
     with pytest.raises(FileNotFoundError, match="no_such_words.utf8"):
         score_files(gold, gold, tmp_path / "no_such_words.utf8")
+    with pytest.raises(FileNotFoundError, match="is a folder, not a file"):
+        score_files(gold, tmp_path, gold)
 
 
 def test_cli_prints_one_json_object(tmp_path):
