@@ -45,12 +45,18 @@ def pytest_collection_modifyitems(config, items):
 def shared_data() -> Path:
     """The folder of real corpora (../shared/data); tests needing it skip when
     absent, or fail if SPACY_CWS_REQUIRE_DATA=1."""
-    if not (SHARED_DATA / "MANIFEST.md").is_file():
-        message = f"corpora folder not found (no {SHARED_DATA / 'MANIFEST.md'})"
-        if REQUIRE_DATA:
+    return check_shared_data(SHARED_DATA, REQUIRE_DATA)
+
+
+def check_shared_data(folder: Path, required: bool) -> Path:
+    """``folder`` if it holds the corpora (its MANIFEST.md); else fail the
+    test (``required``) or skip it."""
+    if not (folder / "MANIFEST.md").is_file():
+        message = f"corpora folder not found (no {folder / 'MANIFEST.md'})"
+        if required:
             pytest.fail(f"{message}; SPACY_CWS_REQUIRE_DATA=1 requires it")
         pytest.skip(message)
-    return SHARED_DATA
+    return folder
 
 
 @pytest.fixture(scope="session")

@@ -47,13 +47,13 @@ def test_zh_cws_gd_keeps_every_character(zh_cws_gd, text):
     _assert_text_kept(zh_cws_gd(text), text)
 
 
-@given(texts=st.lists(TEXT, max_size=9), batch_size=st.integers(1, 9))
+@given(texts=st.lists(TEXT, max_size=6), batch_size=st.integers(1, 7))
 def test_words_do_not_depend_on_the_batch(trained_nlp, texts, batch_size):
     alone = _words(trained_nlp(text) for text in texts)
     assert _words(trained_nlp.pipe(texts, batch_size=batch_size)) == alone
 
 
-@given(texts=st.lists(TEXT, max_size=9), batch_size=st.integers(1, 9))
+@given(texts=st.lists(TEXT, max_size=6), batch_size=st.integers(1, 7))
 def test_tokenizer_shape_gives_the_component_words(trained_nlp, tokenizer_nlp, texts, batch_size):
     expected = _words(trained_nlp.pipe(texts))
     docs = list(tokenizer_nlp.tokenizer.pipe(texts, batch_size=batch_size))
