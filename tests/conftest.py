@@ -3,16 +3,33 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from .segmentation_data import COARSE, FINE, MODEL, blank_pipeline, criterion_pipeline, make_examples, overfit
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # The corpora sit beside the checkout (../shared/data); SPACY_CWS_DATA overrides.
 SHARED_DATA = Path(os.environ.get("SPACY_CWS_DATA", REPO_ROOT.parent / "shared" / "data"))
+# With SPACY_CWS_REQUIRE_DATA=1 (set by .ci/run) tests needing the corpora fail
+# instead of skipping when the folder is missing or mis-mounted (no MANIFEST.md).
+REQUIRE_DATA = os.environ.get("SPACY_CWS_REQUIRE_DATA") == "1"
+
+
+# Property tests (hypothesis): a few hundred examples each by default, 100,000
+# with --runslow. No deadline: the model's speed depends on the shared cores.
+PROPERTY_EXAMPLES = {"spacy-cws": 300, "spacy-cws-slow": 100_000}
+for _profile, _examples in PROPERTY_EXAMPLES.items():
+    settings.register_profile(
+        _profile, max_examples=_examples, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
 
 
 def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", default=False, help="run slow tests")
+
+
+def pytest_configure(config):
+    settings.load_profile("spacy-cws-slow" if config.getoption("--runslow") else "spacy-cws")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -26,10 +43,20 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """The folder of real corpora (../shared/data); tests needing it skip when absent."""
-    if not SHARED_DATA.exists():
-        pytest.skip(f"corpora folder not found: {SHARED_DATA}")
-    return SHARED_DATA
+    """The folder of real corpora (../shared/data); tests needing it skip when
+    absent, or fail if SPACY_CWS_REQUIRE_DATA=1."""
+    return check_shared_data(SHARED_DATA, REQUIRE_DATA)
+
+
+def check_shared_data(folder: Path, required: bool) -> Path:
+    """``folder`` if it holds the corpora (its MANIFEST.md); else fail the
+    test (``required``) or skip it."""
+    if not (folder / "MANIFEST.md").is_file():
+        message = f"corpora folder not found (no {folder / 'MANIFEST.md'})"
+        if required:
+            pytest.fail(f"{message}; SPACY_CWS_REQUIRE_DATA=1 requires it")
+        pytest.skip(message)
+    return folder
 
 
 @pytest.fixture(scope="session")

@@ -242,7 +242,9 @@ def run_peer(
                 "relation": test_set.relation,
                 "lines": test_set.lines,
                 "characters": characters,
-                **score_files(test_set.gold, system, test_set.train_words).to_dict(),
+                # Official (Perl) pairing: a peer that alters characters is
+                # scored as the Perl script scores it, and counted in altered_lines.
+                **score_files(test_set.gold, system, test_set.train_words, perl_compat=True).to_dict(),
                 "oov_words_from": test_set.oov_words_from,
                 "seconds": seconds,
                 "chars_per_second": characters / seconds if seconds else None,

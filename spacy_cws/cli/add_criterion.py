@@ -7,6 +7,7 @@ from thinc.api import Config
 from wasabi import msg
 
 from . import app
+from .errors import fail
 
 
 @app.command("add-criterion")
@@ -25,7 +26,7 @@ def add_criterion_cli(
         nlp = spacy.load(pipeline)
         nlp.get_pipe(component).add_criterion(criterion)
     except (OSError, KeyError, ValueError) as err:
-        msg.fail(str(err), exits=1)
+        fail(str(err))
     nlp.to_disk(output)
     # The settings of a loaded component come from its config (the saved cfg
     # holds only what was learned), so the switch goes into config.cfg.

@@ -8,6 +8,7 @@ from wasabi import msg
 
 from ..segmenter.default_criterion import set_default_criterion
 from . import app
+from .errors import fail
 
 
 @app.command("configure")
@@ -34,7 +35,7 @@ def configure_cli(
         if criterion is not None:
             set_default_criterion(nlp, criterion)  # fails, listing the known ones, if unknown
     except (OSError, KeyError, ValueError) as err:
-        msg.fail(str(err), exits=1)
+        fail(str(err))
     nlp.to_disk(output)
     saved = spacy.load(output).get_pipe(component).cfg
     msg.good(f"Saved {output}: criterion {saved['criterion']}, opencc {saved['opencc']}")

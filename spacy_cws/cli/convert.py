@@ -8,6 +8,7 @@ from wasabi import msg
 from ..corpora.convert import ConversionReport, convert_corpus
 from ..corpora.formats import FORMATS
 from . import app
+from .errors import fail, require_file
 
 
 @app.command("convert")
@@ -40,10 +41,9 @@ def convert_cli(
 ):
     """Convert a word-segmented corpus to DocBin files: one Doc per sentence,
     its text the words joined without spaces, its tokens the gold words."""
-    if not input_path.is_file():
-        msg.fail(f"Input file not found: {input_path}", exits=1)
+    require_file(input_path, "Input file")
     if fmt not in FORMATS:
-        msg.fail(f"Unknown format {fmt!r}: use one of {', '.join(FORMATS)}", exits=1)
+        fail(f"Unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
     if criterion is None:
         criterion = input_path.stem
         msg.info(f"No --criterion given: using the input file's stem, {criterion!r}")
@@ -58,7 +58,7 @@ def convert_cli(
             words_output=words_output,
         )
     except ValueError as err:  # includes CorpusFormatError, which names file and line
-        msg.fail(str(err), exits=1)
+        fail(str(err))
     print_report(report)
 
 

@@ -9,6 +9,7 @@ from wasabi import msg
 
 from ..corpora.tagged_characters import TaggedSentence, entity_counts, read_tagged_characters, sentence_doc
 from . import app
+from .errors import fail
 
 
 @app.command("convert-ner")
@@ -24,13 +25,13 @@ def convert_ner_cli(
     label are printed. With --dev-output the last --dev-size sentences go
     there instead."""
     if (dev_output is None) != (dev_size == 0):
-        msg.fail("Give --dev-output and --dev-size together (or neither).", exits=1)
+        fail("Give --dev-output and --dev-size together (or neither).")
     try:
         sentences = list(read_tagged_characters(input_path))
     except (FileNotFoundError, ValueError) as err:  # CorpusFormatError names file and line
-        msg.fail(str(err), exits=1)
+        fail(str(err))
     if dev_size >= len(sentences):
-        msg.fail(f"--dev-size {dev_size} leaves no training sentences: {input_path} has {len(sentences):,}.", exits=1)
+        fail(f"--dev-size {dev_size} leaves no training sentences: {input_path} has {len(sentences):,}.")
     vocab = Vocab()
     split = len(sentences) - dev_size
     write_sentences(vocab, sentences[:split], output_path)

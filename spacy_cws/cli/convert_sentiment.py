@@ -8,6 +8,7 @@ from wasabi import msg
 
 from ..corpora.sentiment import LABELS, read_sentiment, sentiment_doc
 from . import app
+from .errors import fail
 
 
 @app.command("convert-sentiment")
@@ -26,7 +27,7 @@ def convert_sentiment_cli(
             doc_bin.add(sentiment_doc(make_doc, text, label))
             counts[label] += 1
     except (FileNotFoundError, ValueError) as err:  # CorpusFormatError names file and line
-        msg.fail(str(err), exits=1)
+        fail(str(err))
     output_path.parent.mkdir(parents=True, exist_ok=True)
     doc_bin.to_disk(output_path)
     msg.good(f"Wrote {sum(counts.values()):,} texts to {output_path}: " + ", ".join(f"{n:,} {k}" for k, n in counts.items()))

@@ -12,6 +12,7 @@ from ..segmenter.default_criterion import set_default_criterion
 from ..segmenter.user_dictionary_setup import add_user_dictionary
 from .segment import UserDictionaryMode
 from . import app
+from .errors import fail
 
 
 @app.command("evaluate")
@@ -38,21 +39,21 @@ def evaluate_cli(
     try:
         nlp = spacy.load(model)
     except (OSError, IOError, ValueError) as err:
-        msg.fail(f"Cannot load the pipeline '{model}': {err}", exits=1)
+        fail(f"Cannot load the pipeline '{model}': {err}")
     if criterion is not None:
         try:
             set_default_criterion(nlp, criterion)
         except ValueError as err:
-            msg.fail(str(err), exits=1)
+            fail(str(err))
     if user_dict is not None:
         try:
             add_user_dictionary(nlp, user_dict, user_dict_mode.value)
         except (OSError, ValueError) as err:
-            msg.fail(str(err), exits=1)
+            fail(str(err))
     try:
         results = evaluate_corpus(nlp, corpus_dir, system_output, batch_size)
-    except FileNotFoundError as err:
-        msg.fail(str(err), exits=1)
+    except (FileNotFoundError, ValueError) as err:  # ValueError: e.g. CorpusFormatError, naming file and line
+        fail(str(err))
     metrics = {
         "model": str(model),
         "corpus_dir": str(corpus_dir),

@@ -8,6 +8,7 @@ from wasabi import msg
 from ..corpora.catalog import CORPORA
 from ..corpora.fetch import FetchError, fetch_corpus
 from . import app
+from .errors import fail
 
 
 @app.command("fetch")
@@ -33,9 +34,9 @@ def fetch_cli(
     try:
         fetched = fetch_corpus(corpus, assets, local, check=check)
     except KeyError as err:
-        msg.fail(err.args[0], exits=1)
+        fail(err.args[0])
     except (FetchError, OSError) as err:  # OSError: e.g. copying from --local or a full disk
-        msg.fail(str(err), exits=1)
+        fail(str(err))
     msg.divider(f"fetch {corpus}")
     # One entry per file rather than a table: URLs and md5 sums are too wide for columns.
     for file in fetched:

@@ -8,6 +8,7 @@ from thinc.api import PyTorchShim
 from wasabi import msg
 
 from . import app
+from .errors import fail
 
 
 def halve_torch_weights(nlp: Language) -> int:
@@ -44,9 +45,9 @@ def half_precision_cli(
     try:
         nlp = spacy.load(pipeline)
     except (OSError, ValueError) as err:
-        msg.fail(str(err), exits=1)
+        fail(str(err))
     cast = halve_torch_weights(nlp)
     if not cast:
-        msg.fail(f"{pipeline} has no torch weights to cast", exits=1)
+        fail(f"{pipeline} has no torch weights to cast")
     nlp.to_disk(output)
     msg.good(f"Saved {output}: {cast:,} weights as float16")

@@ -7,6 +7,7 @@ import typer
 from wasabi import msg
 
 from . import app
+from .errors import fail
 
 
 @app.command("join-corpora")
@@ -21,7 +22,7 @@ def join_corpora_cli(
     for corpus_dir in corpus_dirs:
         for split in ("train", "dev"):
             if not (corpus_dir / f"{split}.spacy").is_file():
-                msg.fail(f"{corpus_dir / f'{split}.spacy'} is missing: run the prepare command for it first", exits=1)
+                fail(f"{corpus_dir / f'{split}.spacy'} is missing: run the prepare command for it first")
     for split in ("train", "dev"):
         folder = output / split
         if folder.exists():

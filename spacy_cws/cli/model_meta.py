@@ -1,6 +1,6 @@
 """``python -m spacy_cws model-meta CORPUS METRICS OUTPUT``: model card fields for ``spacy package``."""
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Callable, List, Optional
 
 import srsly
 import typer
@@ -8,6 +8,7 @@ from wasabi import msg
 
 from ..corpora.catalog import get_corpus
 from . import app
+from .errors import fail, require_file
 
 
 def build_meta(corpus: str, metrics: dict, speed_records: Optional[List[dict]] = None) -> dict:
@@ -52,6 +53,14 @@ def _fraction(value) -> str:
     return "--" if value is None else f"{value:.4f}"
 
 
+def read_json_file(path: Path, reader: Callable[[Path], Any]) -> Any:
+    """``reader(path)``, or fail naming the file if it is not valid JSON."""
+    try:
+        return reader(path)
+    except ValueError as err:
+        fail(f"{path} is not valid JSON: {err}")
+
+
 @app.command("model-meta")
 def model_meta_cli(
     corpus: str = typer.Argument(..., help="The training corpus: pku, msr, as, cityu, ctb6, sxu or zx."),
@@ -60,13 +69,14 @@ def model_meta_cli(
     speed: Optional[Path] = typer.Option(None, "--speed", help="JSON lines written by scripts/benchmark_speed.py --output."),
 ):
     """Write model card fields (training data, its terms, test scores) for spacy package."""
-    if not metrics.is_file():
-        msg.fail(f"Metrics file not found: {metrics} (run evaluate first)", exits=1)
+    require_file(metrics, "Metrics file (run evaluate first)")
+    if speed is not None:
+        require_file(speed, "Speed file (run scripts/benchmark_speed.py --output first)")
+    metrics_data = read_json_file(metrics, srsly.read_json)
+    speed_records = read_json_file(speed, lambda path: list(srsly.read_jsonl(path))) if speed else None
     try:
-        if speed is not None and not speed.is_file():
-            msg.fail(f"Speed file not found: {speed} (run scripts/benchmark_speed.py --output first)", exits=1)
-        meta = build_meta(corpus, srsly.read_json(metrics), list(srsly.read_jsonl(speed)) if speed else None)
+        meta = build_meta(corpus, metrics_data, speed_records)
     except KeyError as err:
-        msg.fail(f"Cannot build the model card: {err.args[0]}", exits=1)
+        fail(f"Cannot build the model card: {err.args[0]}")
     srsly.write_json(output, meta)
     msg.good(f"Wrote {output}")

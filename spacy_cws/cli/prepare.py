@@ -9,6 +9,7 @@ from ..corpora.catalog import get_corpus
 from ..corpora.convert import convert_corpus
 from ..corpora.test_files import write_test_files
 from . import app
+from .errors import fail
 from .convert import print_report
 
 
@@ -27,11 +28,11 @@ def prepare_cli(
     try:
         files = get_corpus(corpus)
     except KeyError as err:
-        msg.fail(err.args[0], exits=1)
+        fail(err.args[0])
     for field in ("train", "dev", "test_gold", "train_words"):
         path = files.path(assets, field)
         if path is not None and not path.is_file():
-            msg.fail(f"Missing {field} file of '{corpus}': {path} (run the fetch command first)", exits=1)
+            fail(f"Missing {field} file of '{corpus}': {path} (run the fetch command first)")
     output_dir.mkdir(parents=True, exist_ok=True)
     words_path = output_dir / "train_words.txt"
     common = dict(fmt=files.format, criterion=corpus)
@@ -50,7 +51,7 @@ def prepare_cli(
             reports.append(convert_corpus(files.path(assets, "dev"), output_dir / "dev.spacy", **common))
         reports.append(convert_corpus(files.path(assets, "test_gold"), output_dir / "test.spacy", **common))
     except ValueError as err:  # CorpusFormatError names the file and line
-        msg.fail(str(err), exits=1)
+        fail(str(err))
     for report in reports:
         print_report(report)
     if files.train_words:

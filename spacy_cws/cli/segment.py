@@ -1,7 +1,8 @@
 """``python -m spacy_cws segment [FILE ...]``: segment UTF-8 text, one line at a time.
 
-Input lines end at ``\\n``, ``\\r\\n`` or ``\\r`` only: ``str.splitlines`` would
-also split at U+2028, U+0085, U+001C etc., which can occur inside a sentence.
+Input lines end at ``\\n`` or ``\\r\\n`` only: ``str.splitlines`` would also
+split at a lone ``\\r``, U+2028, U+0085, U+001C etc., which can occur inside a
+sentence; like ``\\v`` and ``\\f``, they stay in the line as whitespace.
 A UTF-8 byte order mark at the start of a file is dropped: it marks the
 encoding, it is not text, and if kept it would be glued to the first word.
 
@@ -19,7 +20,7 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, NoReturn, Optional
+from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, Optional
 
 import spacy
 import typer
@@ -31,6 +32,7 @@ from ..segmenter.default_criterion import set_default_criterion
 from ..segmenter.user_dictionary_setup import add_user_dictionary
 from ..segmenter.segmenter_tokenizer import SegmenterTokenizer
 from . import app
+from .errors import fail
 
 STDIN = "-"
 BOM = b"\xef\xbb\xbf"
@@ -52,47 +54,33 @@ class InputError(Exception):
     """An input that cannot be read or segmented; the message names the file (and line)."""
 
 
-def fail(message: str) -> NoReturn:
-    """Report an error on stderr (stdout carries the data) and exit with code 1."""
-    typer.echo(f"✘ {message}", err=True)
-    raise typer.Exit(1)
-
-
 def read_lines(stream: BinaryIO, name: str, progress: tqdm, max_length: int) -> Iterator[str]:
     """Yield the lines of a UTF-8 byte stream, without line ends, one at a time.
 
-    Lines end at b"\\n", b"\\r\\n" or b"\\r"; a BOM at the start is dropped.
+    Lines end at b"\\n" or b"\\r\\n" (a lone b"\\r" is text); a BOM at the start is dropped.
     progress: updated with the bytes read.
     max_length: the longest line allowed (the pipeline's ``nlp.max_length``).
     RAISES InputError: naming ``name`` and the 1-based line number, if a line is
         not valid UTF-8 or is longer than max_length.
     """
-    number = 0
-    for raw in stream:  # binary iteration splits on b"\n" only
+    for number, raw in enumerate(stream, start=1):  # binary iteration splits on b"\n" only
         progress.update(len(raw))
-        body = raw[:-1] if raw.endswith(b"\n") else raw
-        # Byte 0x0D never occurs inside a multi-byte UTF-8 character, so the
-        # bytes can be split before decoding.
-        pieces = body.split(b"\r")
-        if body.endswith(b"\r"):  # the "\r" of "\r\n", or a bare "\r", ends the last line
-            pieces.pop()
-        for piece in pieces:
-            number += 1
-            if number == 1 and piece.startswith(BOM):
-                piece = piece[len(BOM) :]
-            try:
-                line = piece.decode("utf-8")
-            except UnicodeDecodeError as err:
-                raise InputError(
-                    f"{name}, line {number}: not valid UTF-8 ({err.reason} at byte {err.start + 1} "
-                    "of the line). Convert the file to UTF-8, e.g. with iconv."
-                ) from None
-            if len(line) > max_length:
-                raise InputError(
-                    f"{name}, line {number}: {len(line):,} characters, more than the pipeline's "
-                    f"max_length ({max_length:,}). Break the line into shorter lines."
-                )
-            yield line
+        body = raw.removesuffix(b"\n").removesuffix(b"\r") if raw.endswith(b"\n") else raw
+        if number == 1 and body.startswith(BOM):
+            body = body[len(BOM) :]
+        try:
+            line = body.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise InputError(
+                f"{name}, line {number}: not valid UTF-8 ({err.reason} at byte {err.start + 1} "
+                "of the line). Convert the file to UTF-8, e.g. with iconv."
+            ) from None
+        if len(line) > max_length:
+            raise InputError(
+                f"{name}, line {number}: {len(line):,} characters, more than the pipeline's "
+                f"max_length ({max_length:,}). Break the line into shorter lines."
+            )
+        yield line
 
 
 def read_inputs(inputs: List[str], progress: tqdm, max_length: int) -> Iterator[str]:

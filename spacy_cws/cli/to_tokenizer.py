@@ -7,6 +7,7 @@ from wasabi import msg
 
 from ..segmenter.segmenter_tokenizer import segmenter_as_tokenizer
 from . import app
+from .errors import fail
 
 
 @app.command("to-tokenizer")
@@ -21,6 +22,6 @@ def to_tokenizer_cli(
         nlp = spacy.load(pipeline)
         converted = segmenter_as_tokenizer(nlp, component)
     except (OSError, ValueError) as err:
-        msg.fail(str(err), exits=1)
+        fail(str(err))
     converted.to_disk(output)
     msg.good(f"Saved {output}: tokenizer = {component} of {pipeline}; components: {converted.pipe_names}")

@@ -83,13 +83,18 @@ def read_text_lines(path: Path, stats: Optional[ReadStats] = None) -> Iterator[T
     bytes that are not valid UTF-8.
     """
     for line_no, raw in _raw_lines(Path(path), stats if stats is not None else ReadStats()):
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as err:
-            bad = raw[err.start : err.start + 1].hex()
-            reason = f"not valid UTF-8 (byte 0x{bad} at byte {err.start + 1} of the line)"
-            raise CorpusFormatError(path, line_no, reason) from err
-        yield line_no, text
+        yield line_no, decode_utf8_line(raw, path, line_no)
+
+
+def decode_utf8_line(raw: bytes, path: Union[str, Path], line_no: int) -> str:
+    """Line ``line_no`` (1-based) of the file ``path``, decoded from UTF-8.
+    RAISES CorpusFormatError naming the file, line and first bad byte."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        bad = raw[err.start : err.start + 1].hex()
+        reason = f"not valid UTF-8 (byte 0x{bad} at byte {err.start + 1} of the line)"
+        raise CorpusFormatError(path, line_no, reason) from err
 
 
 def _read(path: Path, fmt: str, stats: ReadStats) -> Iterator[SegmentedSentence]:

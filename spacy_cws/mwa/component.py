@@ -21,6 +21,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from thinc.types import Floats2d
 
+from .. import fork_safety  # noqa: F401  (torch in forked nlp.pipe workers)
 from ..component_serialization import CfgAndModelSerialization
 from .listener import VECTORS_ATTR, MWAListener
 from .sources import SEGMENTATIONS_ATTR, add_segmentations, create_doc_tokens_source, get_segmentations

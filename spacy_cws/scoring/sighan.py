@@ -24,7 +24,9 @@ Quirks of the Perl script that are replicated, on purpose:
   totals but, printing as nothing in ``diff -y``, is never counted as wrong.
 * Line pairs are read until *either* file ends; later lines are ignored.
   Pairs whose gold line has no words are skipped (their system words are not
-  counted).
+  counted). A line pair is scored whatever its characters. This blind pairing
+  is kept only with ``perl_compat=True`` (the CLI's ``--perl-compat``); by
+  default the files must be UTF-8 and line-aligned (see line_alignment).
 * Dictionary lines lose their last byte (``chop``: the newline, or the last
   byte of a final line without one), then surrounding whitespace.
 * Correctness is string matching: a gold word is correct when it sits on a
@@ -57,7 +59,9 @@ import re
 import unicodedata
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, Union
+from typing import Iterator, Optional, Sequence, Union
+
+from .line_alignment import check_line_alignment
 
 PathLike = Union[str, Path]
 
@@ -102,27 +106,45 @@ def read_dictionary(path: PathLike) -> set[bytes]:
 
 
 def score_files(
-    gold_path: PathLike, system_path: PathLike, train_words_path: PathLike
+    gold_path: PathLike, system_path: PathLike, train_words_path: PathLike, perl_compat: bool = False
 ) -> SighanScore:
     """Score a system segmentation file against a gold file (both one sentence
     a line, words separated by whitespace), with the training word list
-    deciding which gold words are out of vocabulary."""
+    deciding which gold words are out of vocabulary.
+
+    perl_compat: pair the lines as the Perl script does (see score_lines).
+    RAISES FileNotFoundError naming a missing file; CorpusFormatError and
+        LineMismatchError as score_lines does, naming the file; ValueError
+        when there is nothing to score.
+    """
     gold, system = _read_lines(gold_path), _read_lines(system_path)
-    return score_lines(gold, system, read_dictionary(train_words_path))
+    if not perl_compat:
+        check_line_alignment(gold, system, gold_path, system_path)
+    return score_lines(gold, system, read_dictionary(train_words_path), perl_compat=True)
 
 
 def score_lines(
-    gold_lines: Iterable[bytes], system_lines: Iterable[bytes], dictionary: set[bytes]
+    gold_lines: Sequence[bytes],
+    system_lines: Sequence[bytes],
+    dictionary: set[bytes],
+    perl_compat: bool = False,
 ) -> SighanScore:
-    """Score aligned gold and system lines (bytes, newline optional)."""
+    """Score aligned gold and system lines (bytes, newline optional).
+
+    By default the lines must be UTF-8 and aligned: as many lines (blank
+    lines at the end aside), each system line the gold line's characters.
+    perl_compat: skip that check and pair lines as the Perl script does:
+        until either side ends, whatever their characters or bytes.
+    RAISES CorpusFormatError for a line that is not UTF-8; LineMismatchError
+        naming the first missing, extra or different line; ValueError when
+        there is nothing to score (no gold or no system words).
+    """
+    if not perl_compat:
+        check_line_alignment(gold_lines, system_lines)
     totals = _Totals(dictionary)
-    gold_iter, system_iter = iter(gold_lines), iter(system_lines)
-    while True:
-        # Perl: while (defined($truth = <TRUTH>) && defined($test = <TEST>))
-        gold = next(gold_iter, None)
-        system = None if gold is None else next(system_iter, None)
-        if system is None:
-            break
+    # Perl: while (defined($truth = <TRUTH>) && defined($test = <TEST>))
+    for gold, system in zip(gold_lines, system_lines):
+        totals.pairs += 1
         gold_words, system_words = _split(gold), _split(system)
         if gold_words:
             totals.add(gold_words, system_words)
@@ -133,7 +155,8 @@ def _read_lines(path: PathLike) -> list[bytes]:
     """The file's lines as bytes, each with its newline (like Perl's <FH>)."""
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"SIGHAN scorer: no such file: {path}")
+        problem = "is a folder, not a file" if path.is_dir() else "not found"
+        raise FileNotFoundError(f"SIGHAN scorer: {path} {problem}")
     with path.open("rb") as f:
         return f.readlines()
 
@@ -155,6 +178,7 @@ class _Totals:
         self.true_words = self.test_words = 0
         self.raw_recall = self.raw_precision = 0
         self.oov = self.iv = self.oov_missed = self.iv_missed = 0
+        self.pairs = 0  # gold/system line pairs read
 
     def add(self, gold: list[bytes], test: list[bytes]) -> None:
         missed = wrong = 0
@@ -192,8 +216,9 @@ class _Totals:
     def result(self) -> SighanScore:
         if not self.true_words or not self.test_words:
             raise ValueError(
-                f"SIGHAN scorer: nothing to score ({self.true_words} gold words, "
-                f"{self.test_words} system words)"
+                f"SIGHAN scorer: nothing to score: {self.true_words} gold words and "
+                f"{self.test_words} system words in the {self.pairs} line pairs read "
+                "(pairs end with the shorter file)"
             )
         recall = self.raw_recall / self.true_words
         precision = self.raw_precision / self.test_words

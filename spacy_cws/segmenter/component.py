@@ -28,6 +28,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer
 from thinc.types import Floats3d
 
+from .. import fork_safety  # noqa: F401  (torch in forked nlp.pipe workers)
 from ..component_serialization import CfgAndModelSerialization
 from .character_view import CharacterView, Normaliser
 from .chunking import chunk_spans

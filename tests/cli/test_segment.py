@@ -85,14 +85,22 @@ def test_text_format_is_the_jsonl_words(model_path, adversarial_file, jsonl_outp
 
 
 def test_line_ends(model_path, tmp_path):
-    # \n, \r\n and bare \r end lines (also at the end of the file); U+2028, U+0085
-    # and U+001C do not, though str.splitlines would split there.
+    # Only \n and \r\n end lines; a lone \r (issue 19, item 5), \v, \f, U+2028,
+    # U+0085 and U+001C do not, though str.splitlines would split there.
     path = tmp_path / "in.txt"
-    path.write_bytes("a\r\nb\rc\n\r\n\rd\u2028e\x85f\x1cg\r".encode("utf-8"))
+    path.write_bytes("a\r\nb\rc\n\r\n\rd\u2028e\x85f\x1cg\vh\fi\r".encode("utf-8"))
     result = segment(model_path, str(path), "--format", "jsonl")
     assert result.exit_code == 0, result.output
     texts = [json.loads(line)["text"] for line in result.stdout.split("\n")[:-1]]
-    assert texts == ["a", "b", "c", "", "", "d\u2028e\x85f\x1cg"]
+    assert texts == ["a", "b\rc", "", "\rd\u2028e\x85f\x1cg\vh\fi\r"]
+
+
+def test_lone_carriage_return_stays_inside_its_line(model_path, tmp_path):
+    """Issue 19, item 5: one output line per input line, also with a lone \r."""
+    lines = ["".join(SENTENCES[0].split()) + "\r" + "".join(SENTENCES[2].split()), "".join(SENTENCES[1].split()) + "\r"]
+    result = segment(model_path, str(write_lines(tmp_path / "in.txt", lines)))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"{SENTENCES[0]} {SENTENCES[2]}\n{SENTENCES[1]}\n"
 
 
 @pytest.mark.parametrize("shape", ["component", "tokenizer"])
@@ -191,7 +199,7 @@ def test_missing_input_file(model_path, tmp_path):
 
 @pytest.mark.parametrize(
     "data,line",
-    [(b"ok\n\xff\xfe bad\nok\n", 2), (b"ok\r\n\r\xe4\xb8\n", 3), (b"\xef\xbb\xbfok\r\x80", 2)],
+    [(b"ok\n\xff\xfe bad\nok\n", 2), (b"ok\r\n\r\xe4\xb8\n", 2), (b"\xef\xbb\xbfok\r\n\x80", 2)],
 )
 def test_bad_utf8_names_file_and_line(model_path, tmp_path, data, line):
     path = tmp_path / "bad.txt"

@@ -4,6 +4,7 @@ import torch
 
 from spacy_cws.models.gd_transformer import build_gd_transformer
 from spacy_cws.models.pytorch_gd_transformer import GDTransformer
+from spacy_cws.models.wrapped_module import torch_module
 
 SETTINGS = dict(
     width=16, depth=2, n_heads=2, ff_width=32, dropout=0.0, attention_dropout=0.0, sigma=4.0,
@@ -32,23 +33,22 @@ def _initialized(settings, n_criteria=0):
     return model
 
 
-@pytest.mark.parametrize(
-    "change",
-    [
-        {},
-        {"gaussian": False},
-        {"directional": False},
-        {"encoders": ["forward", "backward"]},
-        {"encoders": ["centre"]},
-        {"fusion": "sum"},
-        {"position": "sinusoidal"},
-        {"highway_output": False},
-        {"highway_input": False},
-        {"hired": False, "highway_input": False, "highway_output": False},
-        {"bigram_width": 8},
-    ],
-)
-def test_every_ablation_runs_and_trains(change):
+# The switches of Tables 7-9, each away from the full model (SETTINGS).
+ABLATIONS = [
+    {"gaussian": False},
+    {"directional": False},
+    {"encoders": ["forward", "backward"]},
+    {"encoders": ["centre"]},
+    {"fusion": "sum"},
+    {"position": "sinusoidal"},
+    {"highway_output": False},
+    {"highway_input": False},
+    {"hired": False, "highway_input": False, "highway_output": False},
+]
+
+
+@pytest.mark.parametrize("change", [{}, *ABLATIONS, {"bigram_width": 8}])
+def test_every_ablation_gives_logits_and_gradients(change):
     """Each switch of Tables 7-9 is a config change giving (H, n + 1, 2) logits and gradients."""
     model = _initialized({**SETTINGS, **change})
     scores, backprop = model.begin_update(_sequences())
@@ -57,6 +57,37 @@ def test_every_ablation_runs_and_trains(change):
     backprop([numpy.ones_like(s) for s in scores])
     grads = [p.grad for p in model.layers[0].shims[0]._model.parameters() if p.grad is not None]
     assert grads and any(g.abs().sum() > 0 for g in grads)
+
+
+def _with_shared_weights(change):
+    """The full model and the switched one, every weight they share (same name
+    and shape) copied from the full model. RETURNS their (H, n + 1, 2) scores."""
+    full = _initialized(SETTINGS)
+    switched = _initialized({**SETTINGS, **change})
+    shared = torch_module(full).state_dict()
+    own = torch_module(switched).state_dict()
+    torch_module(switched).load_state_dict(
+        {name: shared[name] if name in shared and shared[name].shape == own[name].shape else own[name] for name in own}
+    )
+    sequences = _sequences()
+    return full.predict(sequences), switched.predict(sequences)
+
+
+@pytest.mark.parametrize("change", [change for change in ABLATIONS if change != {"highway_output": False}])
+def test_every_switch_changes_the_decoded_scores(change):
+    """The switched model scores the gaps differently even with the full model's
+    weights: the switch is not ignored. Head 0 (the final one) is decoded."""
+    full, switched = _with_shared_weights(change)
+    assert any(not numpy.allclose(a[0], b[0], atol=1e-6) for a, b in zip(full, switched))
+
+
+def test_highway_output_adds_an_early_head_only():
+    """Highway-O adds the early head (trained with its own loss); the final head
+    is the same function of the shared weights."""
+    full, switched = _with_shared_weights({"highway_output": False})
+    assert [len(s) for s in full] == [2, 2, 2] and [len(s) for s in switched] == [1, 1, 1]
+    assert all(numpy.allclose(a[0], b[0], atol=1e-6) for a, b in zip(full, switched))
+    assert any(not numpy.allclose(a[1], a[0], atol=1e-6) for a in full)
 
 
 def test_invalid_settings_name_the_setting():

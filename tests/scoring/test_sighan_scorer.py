@@ -17,9 +17,12 @@ needs_perl_and_diff = pytest.mark.skipif(
 )
 
 
-def _score(gold, system, dictionary=()):
+def _score(gold, system, dictionary=(), perl_compat=False):
     return score_lines(
-        [g.encode() for g in gold], [s.encode() for s in system], {w.encode() for w in dictionary}
+        [g.encode() for g in gold],
+        [s.encode() for s in system],
+        {w.encode() for w in dictionary},
+        perl_compat=perl_compat,
     )
 
 
@@ -53,7 +56,7 @@ def _port_summary(result: SighanScore) -> dict:
 
 def _assert_parity(script, words, gold, system):
     perl = _perl_summary(script, words, gold, system)
-    port = _port_summary(score_files(gold, system, words))
+    port = _port_summary(score_files(gold, system, words, perl_compat=True))
     assert {key: perl.get(key) for key in port} == port
 
 
@@ -97,15 +100,21 @@ def test_no_oov_gives_none():
     assert result.to_dict()["oov_recall"] is None
 
 
-def test_empty_gold_line_is_skipped():
-    result = _score(["a b", "", "c"], ["a b", "x y z", "c"])
+def test_perl_compat_skips_an_empty_gold_line():
+    result = _score(["a b", "", "c"], ["a b", "x y z", "c"], perl_compat=True)
     assert (result.true_words, result.test_words) == (3, 3)
     assert result.f1 == 1.0
 
 
-def test_reads_until_either_file_ends():
-    result = _score(["a b", "c d", "e"], ["a b"])
+def test_perl_compat_reads_until_either_file_ends():
+    result = _score(["a b", "c d", "e"], ["a b"], perl_compat=True)
     assert (result.true_words, result.test_words) == (2, 2)
+
+
+def test_blank_lines_and_whitespace_do_not_break_alignment():
+    gold = ["\ufeff中国 人民\r\n", "\r\n", "他\u3000说 。\n", "\n"]
+    result = _score(gold, ["中国人 民\n", "\n", "他 说。\n"])
+    assert (result.true_words, result.test_words) == (5, 4)
 
 
 def test_matches_words_not_spans():
@@ -119,8 +128,8 @@ def test_gnu_diff_discard_heuristic_is_replicated():
     # times in the other file inside a run of unmatched lines, so diff
     # discards it, although a longest common subsequence would match it.
     gold = ["u1 u2 u3 p u4 u5 u6"]
-    assert _score(gold, ["p p p p p p"]).recall == 0.0
-    assert _score(gold, ["p p p p p"]).recall == 1 / 7
+    assert _score(gold, ["p p p p p p"], perl_compat=True).recall == 0.0
+    assert _score(gold, ["p p p p p"], perl_compat=True).recall == 1 / 7
 
 
 def test_read_dictionary_chops_like_perl(tmp_path):
@@ -137,6 +146,8 @@ def test_missing_file_error_names_the_file(tmp_path):
         score_files(gold, missing, gold)
     with pytest.raises(FileNotFoundError, match="no_such_words.utf8"):
         score_files(gold, gold, tmp_path / "no_such_words.utf8")
+    with pytest.raises(FileNotFoundError, match="is a folder, not a file"):
+        score_files(gold, tmp_path, gold)
 
 
 def test_cli_prints_one_json_object(tmp_path):
@@ -206,3 +217,66 @@ def test_full_parity_with_perl_on_jieba_output(tmp_path, shared_data, corpus):
     system = tmp_path / f"{corpus}.jieba.utf8"
     _jieba_segment(folder / corpus / "test.utf8", system)
     _assert_corpus_parity(folder, corpus, system)
+
+
+# Issue 19, items 1-3: gold and system files that do not line up are an error
+# (exit 1, the first differing line named on stderr), not a silent score.
+GOLD = "中国 人民 银行\n他 说 好 。\n"  # 2 lines, 7 words
+
+
+def _score_cli(tmp_path, system: bytes, *options):
+    gold, system_path, words = tmp_path / "gold.utf8", tmp_path / "system.utf8", tmp_path / "words.utf8"
+    gold.write_text(GOLD, encoding="utf-8")
+    system_path.write_bytes(system)
+    words.write_text("中国\n人民\n说\n", encoding="utf-8")
+    args = ["score", str(gold), str(system_path), "--train-words", str(words), *options]
+    return CliRunner().invoke(app, args)
+
+
+@pytest.mark.parametrize(
+    "system, line_no",
+    [
+        ("中国 人民 银行\n", 2),  # a line missing at the end
+        ("中国 人民 银行\n他 说 好 。\n多余 的 行\n", 3),  # an extra line
+        ("美国 人民 银行\n他 说 好 。\n", 1),  # other characters
+        ("\n中国 人民 银行\n他 说 好 。\n", 1),  # a blank first line shifts the rest
+        ("中国 人民 银行\n他 说 。\n", 2),  # a character dropped
+    ],
+)
+def test_cli_misaligned_system_file_is_an_error_naming_the_line(tmp_path, system, line_no):
+    result = _score_cli(tmp_path, system.encode("utf-8"))
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert f"line {line_no}:" in result.stderr and "system.utf8" in result.stderr
+
+
+def test_cli_perl_compat_keeps_the_perl_pairing(tmp_path):
+    result = _score_cli(tmp_path, "中国 人民 银行\n".encode("utf-8"), "--perl-compat")
+    assert result.exit_code == 0, result.stderr
+    data = srsly.json_loads(result.stdout)
+    assert (data["f1"], data["true_words"], data["test_words"]) == (1.0, 3, 3)
+
+
+def test_cli_gbk_system_file_is_a_utf8_error(tmp_path):
+    result = _score_cli(tmp_path, GOLD.encode("gbk"))
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert "system.utf8:1: not valid UTF-8" in result.stderr
+
+
+def test_cli_empty_system_file_is_an_error_counting_both_sides(tmp_path):
+    result = _score_cli(tmp_path, b"")
+    assert result.exit_code == 1
+    assert "gold.utf8 has 2 lines but" in result.stderr and "has 0" in result.stderr
+    perl = _score_cli(tmp_path, b"", "--perl-compat")
+    assert perl.exit_code == 1
+    assert "0 line pairs read" in perl.stderr
+
+
+def test_aligned_real_corpus_scores_without_error(shared_data):
+    """Strict alignment accepts a real gold file against itself, resegmented."""
+    gold = (shared_data / "sighan2005" / "pku" / "test_gold.utf8").read_bytes().splitlines(keepends=True)[:300]
+    system = ["".join(line.decode("utf-8").split()).encode("utf-8") + b"\n" for line in gold]
+    result = score_lines(gold, system, set())
+    assert result.true_words == sum(len(line.split()) for line in gold)
+    assert result.test_words == sum(1 for line in gold if line.split())

@@ -1,0 +1,71 @@
+"""Check that a system segmentation is line-aligned with its gold file.
+
+The SIGHAN Perl script pairs gold and system lines blindly: it stops at the
+shorter file and scores any two lines against each other, whatever their
+characters, so a missing, extra or shifted line changes the numbers without a
+word of warning. Before scoring, the scorer (unless asked for Perl's
+behaviour) checks that both files are UTF-8, have the same number of lines
+and that every system line holds the same characters as its gold line.
+"""
+from pathlib import Path
+from typing import List, Sequence, Union
+
+from ..corpora.formats import decode_utf8_line
+
+_BOM = "\ufeff"
+# Whitespace the scorer splits on (ASCII, as Perl's \s on bytes) and U+3000,
+# which it turns into a space; a leading BOM is no text either.
+_NOT_TEXT = str.maketrans("", "", " \t\n\r\f\v\u3000")
+
+
+class LineMismatchError(ValueError):
+    """Gold and system files that are not line-aligned. ``line_no`` is the
+    first differing line (1-based)."""
+
+    def __init__(self, line_no: int, reason: str):
+        self.line_no = line_no
+        super().__init__(f"line {line_no}: {reason}")
+
+
+def check_line_alignment(
+    gold_lines: Sequence[bytes],
+    system_lines: Sequence[bytes],
+    gold_name: Union[str, Path] = "gold",
+    system_name: Union[str, Path] = "system",
+) -> None:
+    """Check that the system lines are the gold lines, segmented.
+
+    gold_lines, system_lines: the files' lines as bytes (line end optional).
+    Blank lines at the end of either file are ignored; whitespace inside a
+    line and a leading BOM are not text.
+    RAISES CorpusFormatError (``FILE:LINE: not valid UTF-8 ...``) for a line
+        of either file that is not UTF-8, e.g. a GBK file;
+        LineMismatchError naming the first line that is missing, extra or
+        holds different characters.
+    """
+    gold = _texts(gold_lines, gold_name)
+    system = _texts(system_lines, system_name)
+    for line_no, (gold_text, system_text) in enumerate(zip(gold, system), start=1):
+        if gold_text != system_text:
+            raise LineMismatchError(
+                line_no,
+                f"{system_name} holds other characters than {gold_name}: "
+                f"gold {gold_text!r}, system {system_text!r}",
+            )
+    if len(gold) != len(system):
+        raise LineMismatchError(
+            min(len(gold), len(system)) + 1,
+            f"{gold_name} has {len(gold)} lines but {system_name} has {len(system)} "
+            "(not counting blank lines at the end)",
+        )
+
+
+def _texts(lines: Sequence[bytes], name: Union[str, Path]) -> List[str]:
+    """Each line's characters without whitespace; trailing blank lines dropped."""
+    texts = []
+    for line_no, raw in enumerate(lines, start=1):
+        text = decode_utf8_line(raw, name, line_no).translate(_NOT_TEXT)
+        texts.append(text.removeprefix(_BOM) if line_no == 1 else text)
+    while texts and not texts[-1]:
+        texts.pop()
+    return texts

@@ -1,0 +1,103 @@
+"""The commands around a trained pipeline, in process (typer's CliRunner):
+prepare a SIGHAN-style corpus, evaluate on it, write the model card, convert
+to a tokenizer or to float16, segment by criterion."""
+import json
+
+import pytest
+import spacy
+import srsly
+from typer.testing import CliRunner
+
+from spacy_cws.cli import app
+from spacy_cws.corpora.catalog import get_corpus
+
+from ..segmentation_data import FINE, SENTENCES, TEXTS
+
+runner = CliRunner()
+
+
+def _invoke(*args):
+    result = runner.invoke(app, [str(arg) for arg in args])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _words(nlp, texts):
+    return [[token.text for token in doc] for doc in nlp.pipe(texts)]
+
+
+@pytest.fixture(scope="module")
+def sighan_assets(tmp_path_factory):
+    """A SIGHAN 2005-style corpus ("pku" in the catalog layout): training file
+    (CRLF, U+3000 separators), official word list, raw test input and gold."""
+    assets = tmp_path_factory.mktemp("assets")
+    files = get_corpus("pku")
+    paths = {field: files.path(assets, field) for field in ("train", "train_words", "test_raw", "test_gold")}
+    paths["train"].parent.mkdir(parents=True)
+    paths["train"].write_bytes("".join(s.replace(" ", "\u3000") + "\r\n" for s in SENTENCES * 3).encode("utf-8"))
+    paths["train_words"].write_text("新华社\n北京\n城市\n", encoding="utf-8")
+    paths["test_raw"].write_text("".join(text + "\n" for text in TEXTS), encoding="utf-8")
+    paths["test_gold"].write_text("".join(s + "\n" for s in SENTENCES), encoding="utf-8")
+    return assets, paths
+
+
+@pytest.fixture(scope="module")
+def prepared(sighan_assets, tmp_path_factory):
+    out = tmp_path_factory.mktemp("prepared") / "pku"
+    _invoke("prepare", "pku", sighan_assets[0], out, "--dev-fraction", "0.25")
+    return out
+
+
+def test_prepare_keeps_official_files_and_splits_dev(sighan_assets, prepared):
+    _, paths = sighan_assets
+    nlp = spacy.blank("zh")
+    train = list(spacy.tokens.DocBin().from_disk(prepared / "train.spacy").get_docs(nlp.vocab))
+    dev = list(spacy.tokens.DocBin().from_disk(prepared / "dev.spacy").get_docs(nlp.vocab))
+    assert (len(train), len(dev)) == (18, 6)  # 24 sentences, the last quarter (rounded up) dev
+    assert [[t.text for t in doc] for doc in dev] == [s.split() for s in (SENTENCES * 3)[18:]]
+    assert {doc._.criterion for doc in train + dev} == {"pku"}
+    assert (prepared / "train_words.txt").read_bytes() == paths["train_words"].read_bytes()
+    assert (prepared / "test_input.utf8").read_bytes() == paths["test_raw"].read_bytes()
+    assert (prepared / "test_gold.utf8").read_bytes() == paths["test_gold"].read_bytes()
+
+
+def test_evaluate_and_model_meta(trained_nlp, prepared, tmp_path):
+    trained_nlp.to_disk(tmp_path / "nlp")
+    metrics, system = tmp_path / "metrics.json", tmp_path / "system.seg"
+    _invoke("evaluate", tmp_path / "nlp", prepared, "-o", metrics, "--system-output", system)
+    official = srsly.read_json(metrics)["official"]
+    assert system.read_text(encoding="utf-8").splitlines() == [" ".join(words) for words in _words(trained_nlp, TEXTS)]
+    scored = _invoke("score", prepared / "test_gold.utf8", system, "--train-words", prepared / "train_words.txt")
+    from_score = json.loads(scored.stdout)
+    assert from_score == pytest.approx({key: official[key] for key in from_score})
+    _invoke("model-meta", "pku", metrics, tmp_path / "meta.json")
+    meta = srsly.read_json(tmp_path / "meta.json")
+    assert meta["spacy_cws_test_scores"]["f1"] == official["f1"]
+    assert "SIGHAN 2005" in meta["license"]
+
+
+def test_to_tokenizer_gives_the_same_words(trained_nlp, tmp_path):
+    trained_nlp.to_disk(tmp_path / "nlp")
+    _invoke("to-tokenizer", tmp_path / "nlp", tmp_path / "tokenizer")
+    converted = spacy.load(tmp_path / "tokenizer")
+    assert converted.pipe_names == []
+    assert _words(converted, TEXTS) == _words(trained_nlp, TEXTS)
+
+
+def test_half_precision_halves_the_weights_file_and_keeps_the_words(trained_nlp, tmp_path):
+    trained_nlp.to_disk(tmp_path / "nlp")
+    _invoke("half-precision", tmp_path / "nlp", tmp_path / "half")
+    full_size = (tmp_path / "nlp" / "gd_segmenter" / "model").stat().st_size
+    half_size = (tmp_path / "half" / "gd_segmenter" / "model").stat().st_size
+    assert half_size < 0.6 * full_size
+    assert _words(spacy.load(tmp_path / "half"), TEXTS) == _words(trained_nlp, TEXTS)
+
+
+def test_segment_by_criterion(two_criteria_nlp, tmp_path):
+    two_criteria_nlp.to_disk(tmp_path / "nlp")
+    (tmp_path / "in.txt").write_text("".join(text + "\n" for text in TEXTS), encoding="utf-8")
+    for criterion, expected in (("fine", FINE), ("coarse", SENTENCES)):
+        result = _invoke("segment", tmp_path / "in.txt", "--model", tmp_path / "nlp", "--criterion", criterion)
+        assert result.stdout.splitlines() == expected
+    unknown = runner.invoke(app, ["segment", str(tmp_path / "in.txt"), "--model", str(tmp_path / "nlp"), "-c", "pku"])
+    assert unknown.exit_code == 1 and "pku" in unknown.stderr and unknown.stdout == ""

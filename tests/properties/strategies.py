@@ -1,0 +1,22 @@
+"""Hypothesis strategies for Chinese text as it comes: mostly Han characters,
+with punctuation, digits, Latin, emoji and every kind of whitespace and line
+separator mixed in, and now and then any Unicode character at all."""
+from hypothesis import strategies as st
+
+HAN = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF)
+AWKWARD = st.sampled_from(
+    list(" \t\n\r\v\f\x1c\x85\u00a0\u2028\u2029\u3000\ufeff\u200b，。！？、“”（）")
+    + list("0123456789０１２３ABCabcｉＰｈｏｎｅ.%％-")
+    + ["😀", "👍", "\U0001f3fd", "🇨", "🇳", "é", "\u0301", "龘", "ㄅ", "가"]
+)
+ANY = st.characters(exclude_categories=["Cs"])  # any code point a Python str can encode to UTF-8
+
+# Texts up to 150 characters: longer than the tiny test model's max_length (64),
+# so that chunking and reassembly are exercised too.
+TEXT = st.text(alphabet=st.one_of(HAN, HAN, AWKWARD, ANY), max_size=150)
+
+# A word as corpora have them: non-empty, no whitespace.
+WORD = st.text(
+    alphabet=st.one_of(HAN, st.sampled_from(list("，。！０１２3aZ％😀"))), min_size=1, max_size=4
+)
+SENTENCE = st.lists(WORD, min_size=1, max_size=12)

@@ -1,0 +1,139 @@
+"""Every segmentation config in configs/ loads, initialises on a tiny corpus
+and trains a few steps through spaCy's own training loop (``spacy train``'s),
+shrunk to a toy size by overrides; the trained pipeline segments text."""
+import io
+from itertools import islice
+from pathlib import Path
+
+import pytest
+from spacy.tokens import Doc, DocBin
+from spacy.training import Example
+from spacy.training.initialize import init_nlp
+from spacy.training.loop import train
+from spacy.util import load_config, registry
+from thinc.api import Config
+from typer.testing import CliRunner
+
+from spacy_cws.cli import app
+from spacy_cws.corpora.formats import read_segmented
+from spacy_cws.models.wrapped_module import torch_module
+
+from ..segmentation_data import SENTENCES, TEXTS, blank_pipeline, make_examples
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+SEGMENTATION_CONFIGS = ["cpu", "cpu_bigram", "cpu_mccws", "cpu_san_crf", "mccws", "paper", "san_crf"]
+# Toy sizes for each architecture's settings (only those a config sets above 0).
+TOY_MODEL = {
+    "width": 16, "depth": 2, "n_heads": 2, "ff_width": 32, "unigram_width": 8, "bigram_width": 8,
+}
+STEPS = 4
+
+
+def test_every_config_is_covered():
+    names = {path.stem for path in CONFIGS.glob("*.cfg")}
+    mwa = {"char_ner", "char_textcat", "mwa_ner", "mwa_ner_bert", "mwa_textcat"}  # tests/mwa/test_configs.py
+    assert names == set(SEGMENTATION_CONFIGS) | {"transfer_criterion"} | mwa
+
+
+@pytest.fixture(scope="module")
+def tiny_corpus(tmp_path_factory):
+    """train.spacy and dev.spacy of the hand-segmented sentences (criterion "zx")."""
+    folder = tmp_path_factory.mktemp("corpus")
+    nlp = blank_pipeline()
+    for split in ("train", "dev"):
+        docs = [example.reference for example in make_examples(nlp, SENTENCES, "zx")]
+        DocBin(docs=docs, store_user_data=True).to_disk(folder / f"{split}.spacy")
+    return folder
+
+
+def _overrides(config: Config, corpus: Path) -> dict:
+    overrides = {
+        "paths.train": str(corpus / "train.spacy"),
+        "paths.dev": str(corpus / "dev.spacy"),
+        "training.max_steps": STEPS,
+        "training.max_epochs": 0,
+        "training.eval_frequency": STEPS // 2,
+    }
+    model = config["components"]["gd_segmenter"].get("model", {})
+    overrides.update({f"components.gd_segmenter.model.{key}": value for key, value in TOY_MODEL.items() if model.get(key)})
+    return overrides
+
+
+def _train(name: str, corpus: Path, **extra):
+    """Initialise and train configs/NAME.cfg for STEPS steps. RETURNS the
+    pipeline and the torch weights before and after training."""
+    config = load_config(CONFIGS / f"{name}.cfg", interpolate=False)
+    config = load_config(CONFIGS / f"{name}.cfg", overrides={**_overrides(config, corpus), **extra})
+    nlp = init_nlp(config)
+    before = _weights(nlp)
+    train(nlp, None, stdout=io.StringIO(), stderr=io.StringIO())
+    return nlp, before, _weights(nlp)
+
+
+def _weights(nlp):
+    module = torch_module(nlp.get_pipe("gd_segmenter").model)
+    return {name: tensor.detach().clone() for name, tensor in module.state_dict().items()}
+
+
+def _changed(before, after):
+    return {name for name in before if not (before[name] == after[name]).all()}
+
+
+@pytest.mark.parametrize("name", SEGMENTATION_CONFIGS)
+def test_config_initialises_trains_and_segments(tiny_corpus, name):
+    nlp, before, after = _train(name, tiny_corpus)
+    assert _changed(before, after), "no weight changed in training"
+    for text in TEXTS:
+        assert nlp(text).text == text
+
+
+def test_paper_config_uses_the_noam_schedule():
+    config = load_config(CONFIGS / "paper.cfg")
+    schedule = registry.resolve({"lr": config["training"]["optimizer"]["learn_rate"]})["lr"]
+    rates = [next(schedule) for _ in range(8001)]
+    assert max(rates) == rates[7999] == pytest.approx(256**-0.5 * 8000**-0.5)  # the peak at the warm-up's end
+    assert rates[0] < rates[3999] < rates[7999] > rates[8000]
+
+
+def test_transfer_config_learns_only_the_criterion_embeddings(two_criteria_nlp, tiny_corpus, tmp_path):
+    two_criteria_nlp.to_disk(tmp_path / "base")
+    result = CliRunner().invoke(app, ["add-criterion", str(tmp_path / "base"), str(tmp_path / "transfer"), "zx"])
+    assert result.exit_code == 0, result.output
+    nlp, before, after = _train("transfer_criterion", tiny_corpus, **{"paths.base": str(tmp_path / "transfer")})
+    changed = _changed(before, after)
+    assert changed and all("criteri" in name for name in changed), changed
+    assert nlp.get_pipe("gd_segmenter").cfg["criterion"] == "zx"
+
+
+TRAIN_SENTENCES, DEV_SENTENCES, STEPS_ON_CTB6 = 300, 100, 300
+# What STEPS_ON_CTB6 steps of cpu.cfg at width 32 on 300 CTB6 sentences must
+# gain in dev token F1 over the untrained model (measured with seed 0: 0.25 -> 0.65).
+F1_GAIN = 0.3
+
+
+@pytest.mark.slow
+def test_spacy_train_on_ctb6_sentences_learns(shared_data, tmp_path):
+    """``spacy train``'s loop on the first 300 CTB6 training sentences: the dev
+    token F1 (100 CTB6 dev sentences) rises by at least F1_GAIN."""
+    nlp = blank_pipeline()
+    for split, source, count in (("train", "train.seg", TRAIN_SENTENCES), ("dev", "dev.seg", DEV_SENTENCES)):
+        sentences = islice(read_segmented(shared_data / "ctb6" / source), count)
+        docs = [Doc(nlp.vocab, words=s.words, spaces=[False] * len(s.words)) for s in sentences]
+        DocBin(docs=docs).to_disk(tmp_path / f"{split}.spacy")
+    overrides = {
+        "training.max_steps": STEPS_ON_CTB6,
+        "training.eval_frequency": STEPS_ON_CTB6,
+        "training.batcher.size": 1024,
+        "training.optimizer.learn_rate.warmup_steps": 30,
+        "training.optimizer.learn_rate.total_steps": STEPS_ON_CTB6,
+        "components.gd_segmenter.model.width": 32,
+        "components.gd_segmenter.model.ff_width": 64,
+    }
+    config = load_config(CONFIGS / "cpu.cfg", interpolate=False)
+    config = load_config(CONFIGS / "cpu.cfg", overrides={**_overrides(config, tmp_path), **overrides})
+    nlp = init_nlp(config)
+    dev = [Example(nlp.make_doc(doc.text), doc) for doc in DocBin().from_disk(tmp_path / "dev.spacy").get_docs(nlp.vocab)]
+    untrained = nlp.evaluate(dev)["token_f"]
+    train(nlp, None, stdout=io.StringIO(), stderr=io.StringIO())
+    trained = nlp.evaluate(dev)["token_f"]
+    assert trained >= untrained + F1_GAIN, (untrained, trained)
