@@ -1,6 +1,6 @@
 """``python -m spacy_cws model-meta CORPUS METRICS OUTPUT``: model card fields for ``spacy package``."""
 from pathlib import Path
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List, Optional, Sequence
 
 import srsly
 import typer
@@ -11,11 +11,21 @@ from . import app
 from .errors import fail, require_file
 
 
-def build_meta(corpus: str, metrics: dict, speed_records: Optional[List[dict]] = None) -> dict:
-    """meta.json fields naming the training data, its terms and the measured scores.
+# Lexicons a pipeline may carry besides its training words, and their terms.
+LEXICON_SOURCES = {
+    "jieba": ("jieba's bundled dict.txt (jieba 0.42.1: about 349,000 words with frequency and POS)", "MIT"),
+}
+
+
+def build_meta(
+    corpus: str, metrics: dict, speed_records: Optional[List[dict]] = None, lexicons: Sequence[str] = ()
+) -> dict:
+    """meta.json fields naming the training data, the lexicons, their terms and the measured scores.
 
     metrics: the JSON written by ``evaluate`` (official SIGHAN measures and speed).
     speed_records: the JSON lines of scripts/benchmark_speed.py, if measured.
+    lexicons: the segmenter's lexicon channels ("training" = the training
+        corpus's own words; "jieba"; or a user dictionary's path).
     RAISES KeyError: for an unknown corpus.
     """
     files = get_corpus(corpus)
@@ -32,6 +42,14 @@ def build_meta(corpus: str, metrics: dict, speed_records: Optional[List[dict]] =
         "sources": [{"name": files.source, "license": files.terms}],
         "spacy_cws_test_scores": {"corpus": corpus, **official, "chars_per_second": speed["chars_per_second"]},
     }
+    for lexicon in lexicons:
+        if lexicon == "training":
+            meta["description"] += f" Lexicon features: the {corpus} training words."
+            continue
+        name, terms = LEXICON_SOURCES.get(lexicon, (f"the user dictionary {lexicon}", "as its provider states"))
+        meta["sources"].append({"name": name, "license": terms})
+        meta["description"] += f" Lexicon features: {name}, {terms}."
+        meta["license"] += f"; lexicon {name}: {terms}"
     if speed_records:
         fields = ("call", "batch_size", "characters", "chars_per_second", "torch_threads", "peak_rss_mb_after_load")
         meta["spacy_cws_speed"] = [{key: record.get(key) for key in fields} for record in speed_records]
@@ -67,6 +85,7 @@ def model_meta_cli(
     metrics: Path = typer.Argument(..., help="Metrics JSON written by evaluate."),
     output: Path = typer.Argument(..., help="meta.json fields to pass to spacy package --meta-path."),
     speed: Optional[Path] = typer.Option(None, "--speed", help="JSON lines written by scripts/benchmark_speed.py --output."),
+    pipeline: Optional[Path] = typer.Option(None, "--pipeline", help="The pipeline folder, to name its lexicons and their terms."),
 ):
     """Write model card fields (training data, its terms, test scores) for spacy package."""
     require_file(metrics, "Metrics file (run evaluate first)")
@@ -74,8 +93,13 @@ def model_meta_cli(
         require_file(speed, "Speed file (run scripts/benchmark_speed.py --output first)")
     metrics_data = read_json_file(metrics, srsly.read_json)
     speed_records = read_json_file(speed, lambda path: list(srsly.read_jsonl(path))) if speed else None
+    lexicons = []
+    if pipeline is not None:
+        cfg_path = pipeline / "gd_segmenter" / "cfg"
+        require_file(cfg_path, "Segmenter cfg of the pipeline")
+        lexicons = [channel["name"] for channel in read_json_file(cfg_path, srsly.read_json).get("lexicons", [])]
     try:
-        meta = build_meta(corpus, metrics_data, speed_records)
+        meta = build_meta(corpus, metrics_data, speed_records, lexicons)
     except KeyError as err:
         fail(f"Cannot build the model card: {err.args[0]}")
     srsly.write_json(output, meta)
