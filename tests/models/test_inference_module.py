@@ -8,7 +8,7 @@ from spacy_cws.models.inference import check_precision, inference_module, predic
 from spacy_cws.models.pytorch_fused_gd import FusedGDTransformer
 from spacy_cws.models.wrapped_module import torch_module
 
-from .test_gd_transformer import SETTINGS, _initialized
+from .test_gd_transformer import ABLATIONS, SETTINGS, _initialized
 
 
 def _batch():
@@ -30,22 +30,7 @@ def _with_random_weights(model):
     return model
 
 
-@pytest.mark.parametrize(
-    "change",
-    [
-        {},
-        {"gaussian": False},
-        {"directional": False},
-        {"encoders": ["forward", "backward"]},
-        {"encoders": ["centre"]},
-        {"fusion": "sum"},
-        {"position": "sinusoidal"},
-        {"highway_input": False},
-        {"hired": False, "highway_input": False, "highway_output": False},
-        {"bigram_width": 8},
-        {"dropout": 0.5, "attention_dropout": 0.5},
-    ],
-)
+@pytest.mark.parametrize("change", ABLATIONS + [{"dropout": 0.5, "attention_dropout": 0.5}])
 def test_fused_gd_transformer_gives_the_trained_scores(change):
     """Stacked encoders, cached attention factors and matmul pooling = the eval-mode GDTransformer."""
     model = _with_random_weights(_initialized({**SETTINGS, **change}))
