@@ -74,6 +74,8 @@ def main(
     sizes: str = typer.Option("10000,100000,1000000", "--sizes", help="Document sizes (characters) for time per character."),
     stream_lines: int = typer.Option(100000, "--stream-lines", help="Lines of 100 characters through `segment` (0: skip)."),
     repeats: int = typer.Option(1, "--repeats", help="Timed runs per measurement; the best is kept."),
+    threads: str = typer.Option("1,2", "--threads", help="Thread counts of the speed tables."),
+    two_processes: bool = typer.Option(True, "--n-process/--no-n-process", help="Also time nlp.pipe(n_process=2)."),
 ):
     output_dir.mkdir(parents=True, exist_ok=True)
     saved = {p: save_with_precision(pipeline, p, output_dir / "pipelines" / p) for p in precision}
@@ -87,13 +89,15 @@ def main(
         "| segmenter | threads | chars/s | x THULAC | CTB6 F1 | RSS after load MB | peak RSS MB |",
         "|---|---|---:|---:|---:|---:|---:|",
     ]
-    for threads in (1, 2):
-        records = benchmark(peers + ours, ["ctb6"], assets, output_dir / f"threads-{threads}", repeats=repeats, threads=threads)
-        lines += speed_rows(records, str(threads))
-    two_processes = [PeerSpec(f"{pipeline}-{p}-2proc", "pipeline-2proc", str(path)) for p, path in saved.items()]
-    records = benchmark(peers[:1] + two_processes, ["ctb6"], assets, output_dir / "n_process-2", repeats=repeats, threads=1)
-    lines += speed_rows(records, "1 x n_process=2")
-    test_input = output_dir / "threads-1" / "testsets" / "ctb6" / "input.txt"
+    for count in (int(t) for t in threads.split(",")):
+        folder = output_dir / f"threads-{count}"
+        records = benchmark(peers + ours, ["ctb6"], assets, folder, repeats=repeats, threads=count)
+        lines += speed_rows(records, str(count))
+    if two_processes:
+        forked = [PeerSpec(f"{pipeline}-{p}-2proc", "pipeline-2proc", str(path)) for p, path in saved.items()]
+        records = benchmark(peers[:1] + forked, ["ctb6"], assets, output_dir / "n_process-2", repeats=repeats, threads=1)
+        lines += speed_rows(records, "1 x n_process=2")
+    test_input = folder / "testsets" / "ctb6" / "input.txt"
     env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     lines += ["", "| precision | characters | seconds | microseconds/char | peak RSS MB | RSS after warm-up MB |", "|---|---:|---:|---:|---:|---:|"]
     for p, path in saved.items():
