@@ -38,6 +38,7 @@ REFERENCE_PEER = "thulac"
 def save_with_precision(pipeline: str, precision: str, output: Path) -> Path:
     """The pipeline saved with gd_segmenter.precision set (it is a config setting)."""
     nlp = spacy.load(pipeline, config={"components": {"gd_segmenter": {"precision": precision}}})
+    output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
     return output
 
