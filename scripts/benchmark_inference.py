@@ -7,7 +7,8 @@
 
 1. Speed and F1 on the CTB6 test text (spacy_cws.benchmark.run: each peer in
    its own process, official SIGHAN scores): the pipeline saved once per
-   precision (so the setting is read from the saved config), THULAC, jieba and
+   precision, with ``batch_units`` (so the settings are read from the saved
+   config; zh_cws_gd 0.1.0's own config has batch_units 16384), THULAC, jieba and
    whichever pkuseg models are given, at 1 and 2 threads; the pipeline also
    through nlp.pipe(n_process=2) with 1 torch thread per process. Every
    chars/s is also given as a ratio to THULAC of the same table.
@@ -35,9 +36,10 @@ SCRIPTS = Path(__file__).resolve().parent
 REFERENCE_PEER = "thulac"
 
 
-def save_with_precision(pipeline: str, precision: str, output: Path) -> Path:
-    """The pipeline saved with gd_segmenter.precision set (it is a config setting)."""
-    nlp = spacy.load(pipeline, config={"components": {"gd_segmenter": {"precision": precision}}})
+def save_with_precision(pipeline: str, precision: str, batch_units: int, output: Path) -> Path:
+    """The pipeline saved with gd_segmenter's precision and batch_units set (config settings)."""
+    settings = {"precision": precision, "batch_units": batch_units}
+    nlp = spacy.load(pipeline, config={"components": {"gd_segmenter": settings}})
     output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
     return output
@@ -70,6 +72,7 @@ def main(
     assets: Path = typer.Option(Path("assets"), "--assets", help="Corpus folder in the catalog layout."),
     pipeline: str = typer.Option("zh_cws_gd", "--pipeline", help="Pipeline name or path."),
     precision: List[str] = typer.Option(["float32", "bfloat16"], "--precision", help="Precisions to time; repeatable."),
+    batch_units: int = typer.Option(2048, "--batch-units", help="gd_segmenter batch_units of the saved pipelines."),
     pkuseg_trained: Optional[Path] = typer.Option(None, "--pkuseg-trained", help="pkuseg retrained on CTB6 (scripts/train_pkuseg.py)."),
     pkuseg_mixed: Optional[Path] = typer.Option(None, "--pkuseg-mixed", help="pkuseg's pretrained mixed model folder."),
     sizes: str = typer.Option("10000,100000,1000000", "--sizes", help="Document sizes (characters) for time per character."),
@@ -79,7 +82,7 @@ def main(
     two_processes: bool = typer.Option(True, "--n-process/--no-n-process", help="Also time nlp.pipe(n_process=2)."),
 ):
     output_dir.mkdir(parents=True, exist_ok=True)
-    saved = {p: save_with_precision(pipeline, p, output_dir / "pipelines" / p) for p in precision}
+    saved = {p: save_with_precision(pipeline, p, batch_units, output_dir / "pipelines" / p) for p in precision}
     peers = [PeerSpec("thulac", "thulac"), PeerSpec("jieba", "jieba")]
     if pkuseg_trained:
         peers.append(PeerSpec("pkuseg-ctb6", "pkuseg-trained", str(pkuseg_trained)))
