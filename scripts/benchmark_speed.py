@@ -2,6 +2,7 @@
 
     python scripts/benchmark_speed.py PIPELINE TEXT_FILE [--batch-size 256 ...]
         [--long-document 1000000] [--repeats 3] [--output speed.jsonl]
+        [--precision bfloat16] [--threads 1]
 
 TEXT_FILE is raw or segmented text, one sentence per line (spaces are removed,
 so a gold file such as ctb6/test.seg can be used), or a DocBin (.spacy) whose
@@ -9,8 +10,12 @@ Doc texts are used as they are (e.g. corpus/resume/test.spacy). Prints one JSON 
 measurement: characters, best-of-N seconds, chars_per_second, torch threads,
 and the process's peak RSS after loading the pipeline. ``--long-document N``
 also times one nlp(text) call on a single line of N characters made by
-joining the file's sentences (repeated as needed). A benchmark, not a test:
-run it on an idle machine.
+joining the file's sentences (repeated as needed); ``--batch-size 0`` skips
+the nlp.pipe timings, so that the peak RSS is the long document's alone.
+``--precision`` overrides the gd_segmenter's inference precision,
+``--threads`` sets torch's threads. A benchmark, not a test: run it on an
+idle machine, or compare against a peer timed in the same run
+(scripts/benchmark_inference.py).
 """
 import json
 import time
@@ -23,7 +28,7 @@ import torch
 import typer
 from spacy.tokens import DocBin
 
-from spacy_cws.benchmark.run import peak_rss_mb
+from spacy_cws.benchmark.run import current_rss_mb, peak_rss_mb
 
 
 def best_seconds(run: Callable[[], None], repeats: int) -> float:
@@ -50,9 +55,14 @@ def main(
     repeats: int = typer.Option(3, "--repeats", help="Timed runs per measurement; the best is reported."),
     tokenizer_pipe: bool = typer.Option(False, "--tokenizer-pipe", help="Time nlp.tokenizer.pipe instead (SegmenterTokenizer pipelines)."),
     output: Optional[Path] = typer.Option(None, "--output", help="Also write the JSON lines here."),
+    precision: Optional[str] = typer.Option(None, "--precision", help="gd_segmenter precision (float32, bfloat16); default: the pipeline's."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="torch threads; default: torch's."),
 ):
+    if threads:
+        torch.set_num_threads(threads)
+    overrides = {"components": {"gd_segmenter": {"precision": precision}}} if precision else {}
     start = time.perf_counter()
-    nlp = spacy.load(pipeline)
+    nlp = spacy.load(pipeline, config=overrides)
     load_seconds = time.perf_counter() - start
     rss_after_load = peak_rss_mb()
     if text_file.suffix == ".spacy":
@@ -62,16 +72,19 @@ def main(
     texts = [text for text in texts if text]
     characters = sum(len(text) for text in texts)
     run = nlp.tokenizer.pipe if tokenizer_pipe else nlp.pipe
-    list(run(texts[:64], batch_size=64))  # warm-up
+    list(run(texts[:64], batch_size=64))  # warm-up (builds the inference copy of the model)
+    rss_after_warm_up = current_rss_mb()
     common = {
         "pipeline": pipeline,
         "file": str(text_file),
         "load_seconds": round(load_seconds, 2),
         "peak_rss_mb_after_load": round(rss_after_load, 1) if rss_after_load else None,
+        "rss_mb_after_warm_up": round(rss_after_warm_up, 1) if rss_after_warm_up else None,
         "torch_threads": torch.get_num_threads(),
+        "precision": precision,
     }
     records = []
-    for size in batch_size:
+    for size in filter(None, batch_size):
         seconds = best_seconds(lambda: list(run(texts, batch_size=size)), repeats)
         call = "nlp.tokenizer.pipe" if tokenizer_pipe else "nlp.pipe"
         records.append({**common, "call": call, "batch_size": size, "characters": characters, "seconds": round(seconds, 3)})

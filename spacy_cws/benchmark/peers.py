@@ -90,6 +90,17 @@ def load_pipeline(path: Path) -> Segment:
     ]
 
 
+def load_pipeline_two_processes(path: Path) -> Segment:
+    """A spaCy pipeline through nlp.pipe(n_process=2): two forked workers, each
+    with the parent's torch thread count (the harness sets it before loading)."""
+    import spacy
+
+    nlp = spacy.load(path)
+    return lambda texts: [
+        [token.text for token in doc] for doc in nlp.pipe(texts, batch_size=PIPE_BATCH_SIZE, n_process=2)
+    ]
+
+
 @dataclass(frozen=True)
 class PeerKind:
     """One kind of peer segmenter.
@@ -125,6 +136,8 @@ PEERS: Dict[str, PeerKind] = {
                  "spacy-pkuseg CRF retrained with spacy_pkuseg.train, no dictionary"),
         PeerKind("pipeline", load_pipeline, (("spacy", "spacy"),), True,
                  "spacy-cws pipeline, nlp.pipe"),
+        PeerKind("pipeline-2proc", load_pipeline_two_processes, (("spacy", "spacy"),), True,
+                 "spacy-cws pipeline, nlp.pipe(n_process=2)"),
     )
 }
 

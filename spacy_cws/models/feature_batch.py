@@ -75,16 +75,22 @@ def segmentation_model(
     )
 
 
-def _init(module_class, convert_outputs, edges: bool, model: Model, X=None, Y=None) -> None:
-    if model.layers:
-        return
-    module = module_class(
+def module_arguments(model: Model) -> dict:
+    """The keyword arguments that build the torch module of ``model``: the
+    vocabulary sizes (dims nV, nB, nC) and the architecture's settings."""
+    return dict(
         n_symbols=model.get_dim("nV"),
         n_bigrams=model.get_dim("nB"),
         n_criteria=model.get_dim("nC"),
         n_lexicon_bits=model.get_dim("nL"),
         **model.attrs["settings"],
     )
+
+
+def _init(module_class, convert_outputs, edges: bool, model: Model, X=None, Y=None) -> None:
+    if model.layers:
+        return
+    module = module_class(**module_arguments(model))
     convert_inputs = partial(pad_features, edges=edges)
     model._layers.append(PyTorchWrapper_v2(module, convert_inputs=convert_inputs, convert_outputs=convert_outputs))
 

@@ -224,31 +224,62 @@ class GDTransformer(nn.Module):
         if self.position == "sinusoidal":
             x = x + sinusoidal_positions(length, self.width, ids.device)
         embedded = self.embedding_dropout(x)
-        gauss: Optional[torch.Tensor] = (
-            gaussian_weights(length, self.sigma, ids.device) if self.gaussian else None
-        )
-        allowed = {name: self._allowed(lengths, length, name) for name in self.directions}
-        streams: Dict[str, torch.Tensor] = {
-            name: self.encoders[f"{name}_encoder"](embedded, allowed[name], gauss, 0, self.split)
-            for name in self.directions
-        }
+        return self.encode(embedded, lengths)
+
+    def encode(self, embedded: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """Everything after the input embeddings: the encoders, HiRED and the
+        gap scorers. embedded: (B, T, d); lengths: int64 (B,). RETURNS gap
+        logits (H, B, T - 1, 2) as forward.
+
+        The streams' representation and how layers run on them are hooks
+        (_attention_masks, _start_streams, _run_layers, _pool, _named_streams),
+        so that FusedGDTransformer (pytorch_fused_gd.py) runs the same steps
+        with the encoders stacked into one batched computation.
+        """
+        masks = self._attention_masks(lengths, embedded.shape[1])
+        streams = self._run_layers(self._start_streams(embedded), masks, 0, self.split)
         heads = []
         if self.hired:
-            early = self.early_head(streams)
+            early = self.early_head(self._named_streams(streams))
             word_ids = self._early_word_ids(early.detach(), lengths)
             # Gaps past EOS (EOS|PAD, PAD|PAD) must not feed the label feature,
             # or a sequence's output would depend on its batch's padding.
-            gaps = torch.arange(early.shape[1], device=ids.device)[None, :]
+            gaps = torch.arange(early.shape[1], device=embedded.device)[None, :]
             real_early = early * (gaps < (lengths[:, None] - 1)).unsqueeze(-1)
-            for name in self.directions:
-                pooled = self.pooling[f"{name}_pooling"](streams[name], word_ids, real_early)
-                if self.highway_input:
-                    pooled = pooled + embedded
-                streams[name] = self.encoders[f"{name}_encoder"](pooled, allowed[name], gauss, self.split)
+            streams = self._pool(streams, word_ids, real_early, embedded)
+            streams = self._run_layers(streams, masks, self.split, None)
             if self.highway_output:
                 heads.append(early)
-        heads.insert(0, self.head(streams))
+        heads.insert(0, self.head(self._named_streams(streams)))
         return torch.stack(heads)
+
+    # -- the stream hooks of encode (one tensor per direction) ---------------------
+
+    def _attention_masks(self, lengths: torch.Tensor, length: int):
+        """Per direction the bool (B, 1, T, T) allowed keys, and the Gaussian (T, T) or None."""
+        gauss = gaussian_weights(length, self.sigma, lengths.device) if self.gaussian else None
+        return {name: self._allowed(lengths, length, name) for name in self.directions}, gauss
+
+    def _start_streams(self, embedded: torch.Tensor) -> Dict[str, torch.Tensor]:
+        return {name: embedded for name in self.directions}
+
+    def _run_layers(self, streams: Dict[str, torch.Tensor], masks, start: int, stop: Optional[int]):
+        allowed, gauss = masks
+        return {
+            name: self.encoders[f"{name}_encoder"](x, allowed[name], gauss, start, stop) for name, x in streams.items()
+        }
+
+    def _pool(self, streams, word_ids: torch.Tensor, real_early: torch.Tensor, embedded: torch.Tensor):
+        """HiRED word pooling of every stream, then Highway-I (adds the embeddings)."""
+        pooled = {}
+        for name, x in streams.items():
+            x = self.pooling[f"{name}_pooling"](x, word_ids, real_early)
+            pooled[name] = x + embedded if self.highway_input else x
+        return pooled
+
+    @staticmethod
+    def _named_streams(streams) -> Dict[str, torch.Tensor]:
+        return streams
 
     @staticmethod
     def _early_word_ids(early: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:

@@ -10,12 +10,13 @@ annotations must be kept). Training labels come from the reference
 Doc's word starts (``token.idx``), so ``spacy train`` needs only DocBins of
 gold-segmented sentences.
 """
+import threading
 from collections import Counter
+from contextlib import contextmanager
 from itertools import chain, islice
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy
-import torch
 from spacy import util
 from spacy.errors import Errors
 from spacy.attrs import IDX, LENGTH
@@ -33,6 +34,7 @@ from ..component_serialization import CfgAndModelSerialization
 from .character_view import CharacterView, Normaliser
 from .chunking import chunk_spans
 from ..models.criterion_transfer import add_criterion_row, freeze_all_but_criteria
+from ..models.inference import check_precision, inference_module, predict_with
 from .decoding import decode_words
 from .gap_labels import unit_starts_word
 from .label_schemes import label_scheme
@@ -71,6 +73,9 @@ bigram_width = 0
 DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
 # Annotations an earlier component may have set: a Doc with any is retokenized in place.
 _KEPT_ANNOTATIONS = ("TAG", "POS", "MORPH", "LEMMA", "DEP", "ENT_IOB", "SENT_START")
+# Held while a segmenter builds its inference copy (rare), so that concurrent
+# first predictions build it once. Module-level: components are pickled.
+_INFERENCE_BUILD_LOCK = threading.Lock()
 
 
 @Language.factory(
@@ -79,7 +84,8 @@ _KEPT_ANNOTATIONS = ("TAG", "POS", "MORPH", "LEMMA", "DEP", "ENT_IOB", "SENT_STA
     default_config={
         "model": DEFAULT_MODEL,
         "max_length": 256,
-        "batch_units": 16384,
+        "batch_units": 2048,
+        "precision": "float32",
         "fold_width": True,
         "collapse_runs": True,
         "opencc": None,
@@ -101,6 +107,7 @@ def make_gd_segmenter(
     model: Model,
     max_length: int,
     batch_units: int,
+    precision: str,
     fold_width: bool,
     collapse_runs: bool,
     opencc: Optional[str],
@@ -117,7 +124,11 @@ def make_gd_segmenter(
 
     max_length: most units in one model sequence; longer texts are cut (at
         clause ends where possible) and reassembled.
-    batch_units: most padded units in one inference batch.
+    batch_units: most padded units in one inference batch (a few thousand
+        keep a batch's activations in the CPU's L2 cache).
+    precision: the dtype of the model's inference copy (models/inference.py),
+        "float32" or "bfloat16" (oneDNN's bf16 matmuls: fast on CPUs with
+        AVX512-BF16 or AMX, slow elsewhere); training is always float32.
     fold_width, collapse_runs, opencc: the model's view of the text (see Normaliser).
     bigram_min_count: keep training bigrams seen at least this often as
         features (0 = no bigram vocabulary; needs a model with bigram_width 0).
@@ -144,6 +155,7 @@ def make_gd_segmenter(
         name,
         max_length=max_length,
         batch_units=batch_units,
+        precision=precision,
         fold_width=fold_width,
         collapse_runs=collapse_runs,
         opencc=opencc,
@@ -169,7 +181,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         name: str = "gd_segmenter",
         *,
         max_length: int = 256,
-        batch_units: int = 16384,
+        batch_units: int = 2048,
+        precision: str = "float32",
         fold_width: bool = True,
         collapse_runs: bool = True,
         opencc: Optional[str] = None,
@@ -195,6 +208,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
                 f"gd_segmenter needs max_length >= 1 and batch_units >= max_length + 2, "
                 f"got max_length={max_length}, batch_units={batch_units}"
             )
+        check_precision(precision)
         self.vocab = vocab
         self.model = model
         self.name = name
@@ -202,6 +216,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self.cfg = {
             "max_length": max_length,
             "batch_units": batch_units,
+            "precision": precision,
             "fold_width": fold_width,
             "collapse_runs": collapse_runs,
             "opencc": opencc,
@@ -223,6 +238,9 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self._lexicon_matcher: Optional[LexiconMatcher] = None
         self._user_dictionary = UserDictionary()
         self._pattern_spans = PatternSpans(unbroken_patterns)
+        # The frozen copy of the model that predicts (models/inference.py),
+        # built on first use after the weights last changed.
+        self._inference = None
 
     # -- features -----------------------------------------------------------------
 
@@ -378,21 +396,33 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             position += len(text_spans)
         return words
 
+    def _inference_module(self):
+        """The frozen eval-mode copy of the model in the configured precision,
+        built once per set of weights (thread-safe: one thread builds it)."""
+        with _INFERENCE_BUILD_LOCK:
+            if self._inference is None:
+                self._inference = inference_module(self.model, self.cfg["precision"])
+            return self._inference
+
+    def _forget_inference(self) -> None:
+        """The weights changed: the next prediction builds a new inference copy."""
+        self._inference = None
+
     def _score_sequences(self, sequences: List[numpy.ndarray]) -> List[Floats3d]:
         """Run the model over length-sorted batches of at most ``batch_units`` padded
-        units (spaCy's minibatch_by_padded_size), under torch.inference_mode."""
+        units (spaCy's minibatch_by_padded_size), with the inference copy of the
+        model: eval mode, no dropout, torch.inference_mode, no shared mutable state."""
         if not sequences:
             return []
+        module = self._inference_module()
         position = {id(seq): i for i, seq in enumerate(sequences)}
         results: List[Optional[Floats3d]] = [None] * len(sequences)
         batches = minibatch_by_padded_size(
             sequences, size=self.cfg["batch_units"], buffer=len(sequences), get_length=lambda seq: len(seq) + 2
         )
-        # inference_mode: no autograd bookkeeping at all (no_grad still tracks versions).
-        with torch.inference_mode():
-            for batch in batches:
-                for seq, score in zip(batch, self.model.predict(batch)):
-                    results[position[id(seq)]] = self.model.ops.to_numpy(score)
+        for batch in batches:
+            for seq, score in zip(batch, predict_with(module, self.model, batch)):
+                results[position[id(seq)]] = self.model.ops.to_numpy(score)
         return results
 
     def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
@@ -412,13 +442,15 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         characters), is used only for a Doc that already carries annotations
         from an earlier component, so that they are kept."""
         for docs in util.minibatch(stream, size=batch_size):
-            words = self.predict(docs)
-            for doc, spans in zip(docs, words):
+            # doc.text joins every token's text: read it once per Doc.
+            texts = [doc.text for doc in docs]
+            words = self.segment_texts(texts, [doc._.criterion for doc in docs])
+            for doc, text, spans in zip(docs, texts, words):
                 if any(doc.has_annotation(attr) for attr in _KEPT_ANNOTATIONS):
                     self.set_annotations([doc], [spans])
                     yield doc
                 else:
-                    segmented = doc_from_spans(doc.vocab, doc.text, spans)
+                    segmented = doc_from_spans(doc.vocab, text, spans)
                     segmented.user_data = dict(doc.user_data)
                     yield segmented
 
@@ -477,6 +509,21 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             self.finish_update(sgd)
         losses[self.name] += loss
         return losses
+
+    def finish_update(self, sgd: Optimizer) -> None:
+        """Update the weights (TrainablePipe.finish_update); predictions then use them."""
+        super().finish_update(sgd)
+        self._forget_inference()
+
+    @contextmanager
+    def use_params(self, params: dict):
+        """Predict with the given parameters (e.g. the optimizer's averages) in this block."""
+        with self.model.use_params(params):
+            self._forget_inference()
+            try:
+                yield
+            finally:
+                self._forget_inference()
 
     def get_loss(self, examples: Iterable[Example], scores: List[Floats3d]) -> Tuple[float, List[Floats3d]]:
         """The model's loss (label_schemes): for gaps, softmax cross-entropy per
@@ -604,6 +651,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self.model.set_dim("nB", self._symbol_ids.n_bigrams, force=True)
         self.model.set_dim("nC", len(self.criteria), force=True)
         self.model.initialize()
+        self._forget_inference()
         self._apply_freezing()
 
     def _apply_freezing(self) -> None:
@@ -627,6 +675,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         if name in self.criteria:
             raise ValueError(f"'{self.name}' already has the criterion '{name}' (criteria: {', '.join(self.criteria)})")
         add_criterion_row(self.model)
+        self._forget_inference()
         # Appended, not sorted in: the existing criteria keep their embedding rows.
         self.cfg["criteria"] = self.criteria + [name]
 
@@ -652,4 +701,5 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
                 f"'{self.name}' cannot load its model weights: the file is corrupt or was "
                 f"saved with another model configuration ({type(err).__name__}: {err})"
             ) from err
+        self._forget_inference()
         self._apply_freezing()

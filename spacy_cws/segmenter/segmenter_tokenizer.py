@@ -62,7 +62,8 @@ class SegmenterTokenizer(DummyTokenizer):
 def create_segmenter_tokenizer(
     model: Model,
     max_length: int = 256,
-    batch_units: int = 16384,
+    batch_units: int = 2048,
+    precision: str = "float32",
     fold_width: bool = True,
     collapse_runs: bool = True,
     opencc: Optional[str] = None,
@@ -85,6 +86,7 @@ def create_segmenter_tokenizer(
             "tokenizer",
             max_length=max_length,
             batch_units=batch_units,
+            precision=precision,
             fold_width=fold_width,
             collapse_runs=collapse_runs,
             opencc=opencc,

@@ -25,10 +25,8 @@ def lexicon_pipeline(tmp_path):
 def test_lexicon_pipeline_learns_and_round_trips(tmp_path):
     nlp = lexicon_pipeline(tmp_path)
     examples = make_examples(nlp)
-    # nlp.initialize reads [initialize.components] only through init_nlp; pass them as spacy train does.
     seg = nlp.get_pipe("gd_segmenter")
-    optimizer = nlp.initialize(lambda: examples)
-    seg.initialize(lambda: examples, nlp=nlp, **nlp.config["initialize"]["components"]["gd_segmenter"])
+    optimizer = nlp.initialize(lambda: examples)  # reads [initialize.components.gd_segmenter]
     assert seg.lexicons == ["training", str(tmp_path / "user.txt")]
     assert seg.model.get_dim("nL") == 26
     optimizer.learn_rate = 0.003
@@ -51,10 +49,10 @@ def test_lexicon_pipeline_learns_and_round_trips(tmp_path):
 
 def test_training_features_hide_the_words_of_a_sentences_own_fold(tmp_path):
     nlp = lexicon_pipeline(tmp_path)
+    nlp.config["initialize"]["components"]["gd_segmenter"] = {"training_lexicon": True}
     examples = make_examples(nlp)
     seg = nlp.get_pipe("gd_segmenter")
     nlp.initialize(lambda: examples)
-    seg.initialize(lambda: examples, nlp=nlp, training_lexicon=True)
     training_words = seg.cfg["lexicons"][0]["words"]
     # "法制" occurs in one sentence only, so only its own fold's words contain it.
     sentence = next(eg for eg in examples if "法制" in eg.reference.text)

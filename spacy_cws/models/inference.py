@@ -1,0 +1,75 @@
+"""Prediction with a frozen copy of a segmentation model's torch module.
+
+thinc's PyTorchShim.predict switches the module to eval mode and back to
+train mode after every call, so two threads predicting at once can run with
+dropout, and a prediction shares the training module's mutable state. The
+segmenter instead predicts with a copy made here once per set of weights: in
+eval mode for good, no gradients, run under torch.inference_mode, never
+written to after it is built, so any number of threads may use it at once.
+Training keeps using the thinc model (begin_update sets train mode).
+
+The copy is built from the saved weights at inference time and never saved:
+the GD-Transformer becomes a FusedGDTransformer (its encoders stacked), and
+``precision`` chooses its dtype.
+"""
+from typing import Callable, Dict, List
+
+import torch
+from thinc.api import Model
+from thinc.types import Floats3d, Ints2d
+from torch import nn
+
+from .feature_batch import module_arguments
+from .pytorch_fused_gd import FusedGDTransformer
+from .pytorch_gd_transformer import GDTransformer
+from .wrapped_module import torch_module
+
+# The dtype of the copy's weights and activations. "bfloat16": matmuls in
+# oneDNN's AMX / AVX512-BF16 kernels (float32 accumulation); the scores are
+# returned as float32.
+PRECISIONS: Dict[str, torch.dtype] = {"float32": torch.float32, "bfloat16": torch.bfloat16}
+# Torch module classes with an inference-only variant of the same weights.
+INFERENCE_CLASSES: Dict[type, type] = {GDTransformer: FusedGDTransformer}
+
+
+def check_precision(precision: str) -> torch.dtype:
+    """The dtype of a precision name. RAISES ValueError naming the known ones."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {sorted(PRECISIONS)}, got '{precision}'")
+    return PRECISIONS[precision]
+
+
+def inference_module(model: Model, precision: str) -> nn.Module:
+    """A frozen copy of ``model``'s torch module for prediction (see the module docstring).
+
+    model: an initialized segmentation model (GDTransformer.v1, BMESTagger.v1).
+    precision: a key of PRECISIONS.
+    RAISES ValueError: for an unknown precision or an uninitialized model.
+    """
+    dtype = check_precision(precision)
+    trained = torch_module(model)
+    module = INFERENCE_CLASSES.get(type(trained), type(trained))(**module_arguments(model))
+    module.load_state_dict(trained.state_dict())
+    module.eval().requires_grad_(False).to(dtype)
+    if hasattr(module, "prepare"):
+        module.prepare()
+    return module
+
+
+def predict_with(module: nn.Module, model: Model, X: List[Ints2d]) -> List[Floats3d]:
+    """``model.predict(X)`` computed by ``module`` (from inference_module):
+    the same input padding and output unpadding as the model's PyTorchWrapper,
+    under torch.inference_mode, touching no state of ``model``.
+
+    X: per sequence int (n, k) features. RETURNS per sequence float32 scores as model.predict.
+    """
+    if not X:
+        return []
+    wrapper = model.layers[0]
+    convert_inputs: Callable = wrapper.attrs["convert_inputs"]
+    convert_outputs: Callable = wrapper.attrs["convert_outputs"]
+    inputs, _ = convert_inputs(wrapper, X, False)
+    with torch.inference_mode():
+        scores = module(*inputs.args, **inputs.kwargs).float()
+    outputs, _ = convert_outputs(wrapper, (X, scores), False)
+    return outputs

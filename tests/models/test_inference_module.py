@@ -1,0 +1,69 @@
+"""The inference copy of a segmentation model (models/inference.py) gives the trained model's scores."""
+import numpy
+import pytest
+import torch
+
+from spacy_cws.models.bmes_tagger import build_bmes_tagger
+from spacy_cws.models.inference import check_precision, inference_module, predict_with
+from spacy_cws.models.pytorch_fused_gd import FusedGDTransformer
+from spacy_cws.models.wrapped_module import torch_module
+
+from .test_gd_transformer import ABLATIONS, SETTINGS, _initialized
+
+
+def _batch():
+    """Sequences of different lengths (so the batch is padded), random ids >= 4."""
+    rng = numpy.random.default_rng(0)
+    lengths = [9, 1, 4, 7, 2]
+    return [
+        numpy.stack([rng.integers(4, 20, n), rng.integers(4, 12, n), rng.integers(4, 12, n), numpy.zeros(n, int)], axis=1)
+        .astype("int64")
+        for n in lengths
+    ]
+
+
+def _with_random_weights(model):
+    """Non-trivial weights everywhere (LayerNorm and biases start at 1 and 0)."""
+    with torch.no_grad():
+        for parameter in torch_module(model).parameters():
+            parameter.copy_(torch.randn_like(parameter) * 0.5)
+    return model
+
+
+@pytest.mark.parametrize("change", [{}, *ABLATIONS, {"bigram_width": 8}, {"dropout": 0.5, "attention_dropout": 0.5}])
+def test_fused_gd_transformer_gives_the_trained_scores(change):
+    """Stacked encoders, cached attention factors and matmul pooling = the eval-mode GDTransformer."""
+    model = _with_random_weights(_initialized({**SETTINGS, **change}))
+    module = inference_module(model, "float32")
+    assert isinstance(module, FusedGDTransformer) and not hasattr(module, "encoders")
+    expected = model.predict(_batch())
+    for got, want in zip(predict_with(module, model, _batch()), expected):
+        numpy.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    # One sequence alone gives the scores it has in the padded batch.
+    alone = predict_with(module, model, _batch()[:1])[0]
+    numpy.testing.assert_allclose(alone, expected[0], rtol=1e-4, atol=1e-4)
+
+
+def test_bfloat16_copy_is_close_and_leaves_the_model_float32():
+    model = _with_random_weights(_initialized(SETTINGS))
+    module = inference_module(model, "bfloat16")
+    assert module.stacked_layers[0].qkv.weight.dtype == torch.bfloat16
+    assert all(p.dtype == torch.float32 for p in torch_module(model).parameters())
+    for got, want in zip(predict_with(module, model, _batch()), model.predict(_batch())):
+        assert got.dtype == numpy.float32
+        numpy.testing.assert_allclose(got, want, atol=0.1 * numpy.abs(want).max())
+
+
+def test_bmes_tagger_copy_gives_the_trained_scores():
+    model = build_bmes_tagger(unigram_width=8, bigram_width=4, width=16, depth=2, n_heads=2, ff_width=32, dropout=0.3, window=2)
+    model.set_dim("nV", 20)
+    model.set_dim("nB", 12)
+    model.initialize()
+    module = inference_module(model, "float32")
+    for got, want in zip(predict_with(module, model, _batch()), model.predict(_batch())):
+        numpy.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_unknown_precision_is_refused():
+    with pytest.raises(ValueError, match="bfloat16"):
+        check_precision("float16")
