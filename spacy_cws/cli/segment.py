@@ -19,6 +19,8 @@ import json
 import os
 import sys
 from enum import Enum
+from functools import partial
+from itertools import islice
 from pathlib import Path
 from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, Optional
 
@@ -33,11 +35,10 @@ from ..segmenter.user_dictionary_setup import add_user_dictionary
 from ..segmenter.segmenter_tokenizer import SegmenterTokenizer
 from . import app
 from .errors import fail
+from .resume import complete_lines
 
 STDIN = "-"
 BOM = b"\xef\xbb\xbf"
-# Total input size (bytes) above which a progress bar is shown.
-PROGRESS_MIN_BYTES = 1_000_000
 
 
 class UserDictionaryMode(str, Enum):
@@ -50,21 +51,32 @@ class OutputFormat(str, Enum):
     jsonl = "jsonl"
 
 
+class InputFormat(str, Enum):
+    text = "text"
+    jsonl = "jsonl"
+
+
+class Engine(str, Enum):
+    local = "local"
+    ray = "ray"
+
+
 class InputError(Exception):
     """An input that cannot be read or segmented; the message names the file (and line)."""
 
 
-def read_lines(stream: BinaryIO, name: str, progress: tqdm, max_length: int) -> Iterator[str]:
+def read_lines(stream: BinaryIO, name: str, progress: Optional[tqdm], max_length: int) -> Iterator[str]:
     """Yield the lines of a UTF-8 byte stream, without line ends, one at a time.
 
     Lines end at b"\\n" or b"\\r\\n" (a lone b"\\r" is text); a BOM at the start is dropped.
-    progress: updated with the bytes read.
+    progress: updated with the bytes read (None: no progress).
     max_length: the longest line allowed (the pipeline's ``nlp.max_length``).
     RAISES InputError: naming ``name`` and the 1-based line number, if a line is
         not valid UTF-8 or is longer than max_length.
     """
     for number, raw in enumerate(stream, start=1):  # binary iteration splits on b"\n" only
-        progress.update(len(raw))
+        if progress is not None:
+            progress.update(len(raw))
         body = raw.removesuffix(b"\n").removesuffix(b"\r") if raw.endswith(b"\n") else raw
         if number == 1 and body.startswith(BOM):
             body = body[len(BOM) :]
@@ -83,18 +95,50 @@ def read_lines(stream: BinaryIO, name: str, progress: tqdm, max_length: int) -> 
         yield line
 
 
-def read_inputs(inputs: List[str], progress: tqdm, max_length: int) -> Iterator[str]:
-    """Yield the lines of all inputs in order; ``-`` is standard input."""
+def jsonl_text(line: str, name: str, number: int) -> str:
+    """The "text" string of a JSON-lines record.
+
+    RAISES InputError naming the file and 1-based line when the line is not a
+        JSON object with a "text" string.
+    """
+    try:
+        text = json.loads(line)["text"]
+    except (ValueError, KeyError, TypeError):
+        text = None
+    if not isinstance(text, str):
+        raise InputError(f'{name}, line {number}: not a JSON object with a "text" string.')
+    return text
+
+
+def read_texts(
+    stream: BinaryIO, name: str, progress: Optional[tqdm], max_length: int, input_format: InputFormat
+) -> Iterator[str]:
+    """The documents of one input, in order: its lines (read_lines), or with
+    ``input_format`` jsonl the "text" field of each line's JSON object.
+    RAISES InputError as read_lines and jsonl_text do."""
+    lines = read_lines(stream, name, progress, max_length)
+    if input_format == InputFormat.text:
+        return lines
+    return (jsonl_text(line, name, number) for number, line in enumerate(lines, start=1))
+
+
+def read_inputs(inputs: List[str], progress: tqdm, max_length: int, input_format: InputFormat) -> Iterator[str]:
+    """Yield the documents of all inputs in order; ``-`` is standard input."""
     for name in inputs:
         if name == STDIN:
-            yield from read_lines(sys.stdin.buffer, "<stdin>", progress, max_length)
+            yield from read_texts(sys.stdin.buffer, "<stdin>", progress, max_length, input_format)
             continue
         try:
             stream = open(name, "rb")
         except OSError as err:
             raise InputError(f"Cannot read the input file {name}: {err.strerror}") from None
         with stream:
-            yield from read_lines(stream, name, progress, max_length)
+            yield from read_texts(stream, name, progress, max_length, input_format)
+
+
+def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal (the progress bar is drawn only there)."""
+    return sys.stderr.isatty()
 
 
 def load_pipeline(model: str) -> Language:
@@ -112,8 +156,30 @@ def load_pipeline(model: str) -> Language:
         )
 
 
-def segment_docs(nlp: Language, texts: Iterable[str], batch_size: int) -> Iterator[Doc]:
-    """Docs of ``texts``, lazily, in batches of ``batch_size`` texts."""
+def prepare_pipeline(
+    model: str, criterion: Optional[str], user_dict: Optional[Path], user_dict_mode: UserDictionaryMode
+) -> Language:
+    """The pipeline with its default criterion and user dictionary set; fail on bad options."""
+    nlp = load_pipeline(model)
+    if criterion is not None:
+        try:
+            set_default_criterion(nlp, criterion)
+        except ValueError as err:
+            fail(str(err))
+    if user_dict is not None:
+        try:
+            add_user_dictionary(nlp, user_dict, user_dict_mode.value)
+        except (OSError, ValueError) as err:
+            fail(str(err))
+    return nlp
+
+
+def segment_docs(nlp: Language, texts: Iterable[str], batch_size: int, n_process: int = 1) -> Iterator[Doc]:
+    """Docs of ``texts``, lazily and in order, in batches of ``batch_size``
+    texts, by ``n_process`` processes (spaCy's nlp.pipe; forked on Linux, see
+    spacy_cws/fork_safety.py)."""
+    if n_process > 1:
+        return nlp.pipe(texts, batch_size=batch_size, n_process=n_process)
     if isinstance(nlp.tokenizer, SegmenterTokenizer) and not nlp.pipeline:
         # The tokenizer does all the work: its pipe segments a whole batch at once
         # (nlp.pipe would call it text by text).
@@ -161,6 +227,9 @@ def segment_cli(
     output_format: OutputFormat = typer.Option(
         OutputFormat.text, "--format", "-f", help="text: words separated by spaces; jsonl: text, words and offsets."
     ),
+    input_format: InputFormat = typer.Option(
+        InputFormat.text, "--input-format", help='text: one text a line; jsonl: the "text" field of each JSON line.'
+    ),
     batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch."),
     criterion: Optional[str] = typer.Option(
         None, "--criterion", "-c", help="Segmentation criterion (multi-criteria pipelines), e.g. ctb6 or sxu."
@@ -171,12 +240,27 @@ def segment_cli(
     user_dict_mode: UserDictionaryMode = typer.Option(
         UserDictionaryMode.force, "--user-dict-mode", help="force: each dictionary word is one word; prefer: a lexicon hint."
     ),
+    n_process: int = typer.Option(
+        1, "--n-process", "-n", min=1, help="Processes (local engine) or actors, each holding one pipeline (ray engine)."
+    ),
+    resume: bool = typer.Option(
+        False, "--resume", help="Continue an interrupted run: keep the output's complete lines, segment the rest."
+    ),
+    engine: Engine = typer.Option(
+        Engine.local, "--engine", help="local: this machine (nlp.pipe); ray: Ray Data (extra 'distributed')."
+    ),
+    address: Optional[str] = typer.Option(
+        None, "--address", help="Ray cluster to join (e.g. auto, ray://head:10001); default: start a local one."
+    ),
 ):
-    """Segment text into words, one output line per input line.
+    """Segment text into words, one output line per input line, in input order.
 
-    The input is streamed in batches and the output written as it goes. A
-    progress bar (bytes read, on stderr) is shown when the input files hold
-    over 1 MB; never for standard input, whose size is unknown.
+    The input is streamed in batches and the output written as it goes
+    (memory does not grow with the input). A progress bar (bytes read, or
+    lines with the ray engine) is drawn on stderr when stderr is a terminal.
+    With --resume an interrupted run's output file keeps its complete lines
+    and the run continues after them: the result is byte-identical to an
+    uninterrupted run.
     """
     inputs = files or [STDIN]
     for name in inputs:
@@ -185,33 +269,42 @@ def segment_cli(
             fail(f"Input file not found: {name}")
     if output is not None and any(name != STDIN and Path(name).resolve() == output.resolve() for name in inputs):
         fail(f"The output {output} is also an input: it would be overwritten while it is read.")
-    nlp = load_pipeline(model)
-    if criterion is not None:
+    if resume and output is None:
+        fail("--resume needs --output: the file whose complete lines are kept.")
+    if engine == Engine.ray and (STDIN in inputs or resume):
+        fail("--engine ray reads files (not standard input) and cannot --resume: use --engine local.")
+    if address is not None and engine != Engine.ray:
+        fail("--address is a Ray cluster's: pass --engine ray with it.")
+    load = partial(prepare_pipeline, model, criterion, user_dict, user_dict_mode)
+    nlp = load()
+    done = 0
+    if resume:
         try:
-            set_default_criterion(nlp, criterion)
-        except ValueError as err:
-            fail(str(err))
-    if user_dict is not None:
-        try:
-            add_user_dictionary(nlp, user_dict, user_dict_mode.value)
-        except (OSError, ValueError) as err:
-            fail(str(err))
-    total = None if STDIN in inputs else sum(Path(name).stat().st_size for name in inputs)
+            done = complete_lines(output)
+        except OSError as err:
+            fail(f"Cannot resume from {output}: {err.strerror}")
     formatter = FORMATTERS[output_format]
     if output is None:
         sink = sys.stdout.buffer
     else:
         try:
             output.parent.mkdir(parents=True, exist_ok=True)
-            sink = open(output, "wb")
+            sink = open(output, "ab" if resume else "wb")
         except OSError as err:
             fail(f"Cannot write the output file {output}: {err.strerror}")
+    show_progress = stderr_is_terminal()
     progress = tqdm(
-        total=total, unit="B", unit_scale=True, desc="segment", disable=not total or total <= PROGRESS_MIN_BYTES
+        total=None if STDIN in inputs else sum(Path(name).stat().st_size for name in inputs),
+        unit="B", unit_scale=True, desc="segment", disable=not show_progress or engine == Engine.ray,
     )
     try:
-        for doc in segment_docs(nlp, read_inputs(inputs, progress, nlp.max_length), batch_size):
-            sink.write(formatter(doc).encode("utf-8"))
+        if engine == Engine.ray:
+            lines = ray_lines(inputs, load, formatter, nlp.max_length, batch_size, n_process, address, input_format, show_progress)
+        else:
+            texts = islice(read_inputs(inputs, progress, nlp.max_length, input_format), done, None)
+            lines = map(formatter, segment_docs(nlp, texts, batch_size, n_process))
+        for line in lines:
+            sink.write(line.encode("utf-8"))
         sink.flush()
     except InputError as err:
         fail(str(err))
@@ -224,3 +317,24 @@ def segment_cli(
         progress.close()
         if output is not None:
             sink.close()
+
+
+def ray_lines(inputs, load, formatter, max_length, batch_size, actors, address, input_format, show_progress) -> Iterator[str]:
+    """The output lines by the ray engine (spacy_cws.distributed.ray_engine);
+    fail when ray is missing, re-raise the reader's InputError from a worker."""
+    try:
+        from ..distributed.ray_engine import segment_with_ray
+    except ImportError as err:
+        fail(str(err))
+    reader = partial(read_texts, input_format=input_format)
+    actor = {"load": load, "segment": segment_docs, "format_doc": formatter, "batch_size": batch_size}
+    try:
+        lines = segment_with_ray(inputs, actor, actors, batch_size, address, reader, max_length, show_progress)
+        yield from tqdm(lines, unit=" lines", desc="segment", disable=not show_progress)
+    except ImportError as err:
+        fail(str(err))
+    except Exception as err:  # noqa: BLE001 - Ray wraps a worker's error; ours is its cause
+        cause = getattr(err, "cause", None)
+        if isinstance(cause, InputError):
+            raise cause from None
+        raise

@@ -102,7 +102,7 @@ class SighanScore:
 
 def read_dictionary(path: PathLike) -> set[bytes]:
     """Read a training word list the way the Perl script does (see module doc)."""
-    return {line[:-1].strip() for line in _read_lines(path)}
+    return {line[:-1].strip() for line in read_lines(path)}
 
 
 def score_files(
@@ -117,7 +117,7 @@ def score_files(
         LineMismatchError as score_lines does, naming the file; ValueError
         when there is nothing to score.
     """
-    gold, system = _read_lines(gold_path), _read_lines(system_path)
+    gold, system = read_lines(gold_path), read_lines(system_path)
     if not perl_compat:
         check_line_alignment(gold, system, gold_path, system_path)
     return score_lines(gold, system, read_dictionary(train_words_path), perl_compat=True)
@@ -151,8 +151,11 @@ def score_lines(
     return totals.result()
 
 
-def _read_lines(path: PathLike) -> list[bytes]:
-    """The file's lines as bytes, each with its newline (like Perl's <FH>)."""
+def read_lines(path: PathLike) -> list[bytes]:
+    """The file's lines as bytes, each with its newline (like Perl's <FH>).
+
+    RAISES FileNotFoundError when ``path`` is missing or a folder.
+    """
     path = Path(path)
     if not path.is_file():
         problem = "is a folder, not a file" if path.is_dir() else "not found"
@@ -244,16 +247,28 @@ class _Totals:
 _SideBySideLine = tuple[Optional[bytes], bytes, Optional[bytes]]
 
 
-def _side_by_side(a: list[bytes], b: list[bytes]) -> Iterator[_SideBySideLine]:
-    """Yield (left, mark, right) for each line ``diff -y`` prints; mark is
-    b" " for a common line, else b"|", b">" or b"<" (hunk order as in
-    GNU diff's print_sdiff_hunk); left/right are None where a side is blank."""
+def align_words(gold_line: bytes, system_line: bytes) -> list[tuple[list[bytes], list[bytes], bool]]:
+    """The words of a gold/system line pair as the scorer matches them.
+
+    RETURNS (gold words, system words, matched) segments in line order. A
+    matched segment is one gold word on a common line of diff's alignment with
+    the equal system word (the scorer counts it correct); the others are the
+    runs of unmatched words between two matches (one side may be empty).
+    Words are split as the scorer splits lines (bytes, see the module doc).
+    """
+    gold, system = _split(gold_line), _split(system_line)
+    return [(gold[i:i_end], system[j:j_end], common) for i, i_end, j, j_end, common in _segments(gold, system)]
+
+
+def _segments(a: list[bytes], b: list[bytes]) -> Iterator[tuple[int, int, int, int, bool]]:
+    """Yield (i, i_end, j, j_end, common) spans of ``a`` and ``b`` in order:
+    one common line of ``diff a b`` (common=True), or one hunk of changed lines."""
     changed0, changed1 = _diff_changed(a, b)
     i = j = 0
     n0, n1 = len(a), len(b)
     while i < n0 or j < n1:
         if not (changed0[i] or changed1[j]):
-            yield a[i], b" ", b[j]
+            yield i, i + 1, j, j + 1, True
             i += 1
             j += 1
             continue
@@ -262,6 +277,18 @@ def _side_by_side(a: list[bytes], b: list[bytes]) -> Iterator[_SideBySideLine]:
             i_end += 1
         while j_end < n1 and changed1[j_end]:
             j_end += 1
+        yield i, i_end, j, j_end, False
+        i, j = i_end, j_end
+
+
+def _side_by_side(a: list[bytes], b: list[bytes]) -> Iterator[_SideBySideLine]:
+    """Yield (left, mark, right) for each line ``diff -y`` prints; mark is
+    b" " for a common line, else b"|", b">" or b"<" (hunk order as in
+    GNU diff's print_sdiff_hunk); left/right are None where a side is blank."""
+    for i, i_end, j, j_end, common in _segments(a, b):
+        if common:
+            yield a[i], b" ", b[j]
+            continue
         paired = min(i_end - i, j_end - j)
         for k in range(paired):
             yield a[i + k], b"|", b[j + k]
@@ -269,7 +296,6 @@ def _side_by_side(a: list[bytes], b: list[bytes]) -> Iterator[_SideBySideLine]:
             yield None, b">", b[k]
         for k in range(i + paired, i_end):
             yield a[k], b"<", None
-        i, j = i_end, j_end
 
 
 def _printed(word: bytes) -> tuple[bytes, int]:

@@ -6,6 +6,7 @@ import spacy
 from typer.testing import CliRunner
 
 from spacy_cws.cli import app
+from spacy_cws.cli import segment as segment_module
 from spacy_cws.segmenter.segmenter_tokenizer import segmenter_as_tokenizer
 
 from ..segmentation_data import SENTENCES
@@ -175,17 +176,13 @@ def test_output_may_not_be_an_input(model_path, tmp_path):
     assert path.read_text(encoding="utf-8") == "数据\n"
 
 
-def test_progress_bar_only_for_large_input(model_path, tmp_path):
-    # Whitespace lines: over 1 MB of input that costs the model nothing.
-    large = write_lines(tmp_path / "large.txt", [" " * 999] * 1_100)
-    small = write_lines(tmp_path / "small.txt", [" " * 999] * 10)
-    result = segment(model_path, str(large))
+@pytest.mark.parametrize("terminal", [True, False])
+def test_progress_bar_only_on_a_terminal(model_path, tmp_path, monkeypatch, terminal):
+    monkeypatch.setattr(segment_module, "stderr_is_terminal", lambda: terminal)
+    result = segment(model_path, str(write_lines(tmp_path / "in.txt", [" " * 99] * 10)))
     assert result.exit_code == 0, result.output
-    assert result.stdout == "\n" * 1_100
-    assert "segment: 100%" in result.stderr
-    result = segment(model_path, str(small))
-    assert result.exit_code == 0, result.output
-    assert "segment:" not in result.stderr
+    assert result.stdout == "\n" * 10
+    assert ("segment: 100%" in result.stderr) == terminal
 
 
 def test_missing_input_file(model_path, tmp_path):

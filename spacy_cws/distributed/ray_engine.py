@@ -1,0 +1,90 @@
+"""``segment --engine ray``: Ray Data batch inference over an actor pool.
+
+The input files are read as a Ray Dataset (``read_binary_files``, one file a
+block), cut into lines by the local engine's own reader (same line ends, BOM
+and UTF-8 rules, so the output is byte-identical), and segmented with
+``map_batches`` over an actor pool in which each actor loads the pipeline
+once. Ray keeps the blocks in input order (``preserve_order``); the driver
+writes the formatted lines as they arrive. Scheduling, retries and
+multi-machine placement are Ray's: see docs/guides/corpus-scale.md.
+Memory: a worker holds one input file at a time, so split huge corpora into
+files of a few hundred MB.
+"""
+import io
+from typing import Callable, Dict, Iterator, List, Optional
+
+import numpy
+
+try:
+    import ray
+    from ray.data import DataContext
+except ImportError:  # the CLI says how to install the extra
+    ray = None
+
+MISSING = 'The ray engine needs Ray Data: pip install -e ".[distributed]" (or pip install "ray[data]").'
+
+
+class PipelineActor:
+    """One loaded pipeline in a Ray actor; called on batches of texts.
+
+    load: builds the pipeline (run once, in the actor's process).
+    format_doc: a Doc -> its output line (str, ``\\n``-ended).
+    """
+
+    def __init__(self, load: Callable, segment: Callable, format_doc: Callable, batch_size: int):
+        self.nlp = load()
+        self.segment = segment
+        self.format_doc = format_doc
+        self.batch_size = batch_size
+
+    def __call__(self, batch: Dict[str, numpy.ndarray]) -> Dict[str, List[str]]:
+        docs = self.segment(self.nlp, list(batch["text"]), self.batch_size)
+        return {"line": [self.format_doc(doc) for doc in docs]}
+
+
+def file_texts(row: Dict, read_texts: Callable, max_length: int) -> Iterator[Dict[str, str]]:
+    """The documents of one input file (a row of ``read_binary_files``), in order.
+
+    read_texts: the local engine's reader, (stream, name, progress, max_length) -> texts.
+    RAISES the reader's InputError for bad input, naming the file and line."""
+    for text in read_texts(io.BytesIO(row["bytes"]), row["path"], None, max_length):
+        yield {"text": text}
+
+
+def segment_with_ray(
+    paths: List[str],
+    actor: Dict,
+    actors: int,
+    batch_size: int,
+    address: Optional[str],
+    read_texts: Callable,
+    max_length: int,
+    show_progress: bool,
+) -> Iterator[str]:
+    """Output lines of ``paths`` in input order, segmented by ``actors`` actors.
+
+    actor: PipelineActor's keyword arguments (load, segment, format_doc, batch_size).
+    address: a Ray cluster to join ("auto", "ray://host:10001"); None starts a local one.
+    read_texts, max_length: as file_texts takes them.
+    RAISES ImportError when ray is not installed; ray.exceptions.RayTaskError
+        wrapping the reader's error for bad input.
+    """
+    if ray is None:
+        raise ImportError(MISSING)
+    if not ray.is_initialized():
+        ray.init(address=address, log_to_driver=False, include_dashboard=False)
+    context = DataContext.get_current()
+    context.execution_options.preserve_order = True
+    context.enable_progress_bars = show_progress
+    dataset = (
+        ray.data.read_binary_files(paths, include_paths=True, override_num_blocks=len(paths))
+        .flat_map(file_texts, fn_kwargs={"read_texts": read_texts, "max_length": max_length})
+        .map_batches(
+            PipelineActor,
+            fn_constructor_kwargs=actor,
+            batch_size=batch_size,
+            concurrency=actors,  # an actor pool of this size
+        )
+    )
+    for batch in dataset.iter_batches(batch_size=None, batch_format="numpy"):
+        yield from batch["line"]
