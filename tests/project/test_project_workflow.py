@@ -67,14 +67,15 @@ def test_project_run_all_on_tiny_corpus(tmp_path):
     assert 0.0 <= metrics["spacy"]["token_f"] <= 1.0
     system_lines = (project / "metrics" / "ctb6-tiny.test.seg").read_text(encoding="utf8").splitlines()
     assert ["".join(line.split()) for line in system_lines] == ["".join(s.split()) for s in SENTENCES[4:]]
-    package = project / "packages" / "zh_cws_gd-0.1.0"
+    version = srsly.read_yaml(project / "project.yml")["vars"]["package_version"]
+    package = project / "packages" / f"zh_cws_gd-{version}"
     assert (package / "setup.py").exists()
     nlp = spacy.load(project / "training" / "ctb6-tiny" / "model-best")
     assert nlp("今天天气很好").text == "今天天气很好"
 
     project_run(project, "ship", overrides=overrides, capture=True)
-    assert (project / "models" / "zh_cws_gd-0.1.0.tar.gz").stat().st_size > 0
-    meta = srsly.read_json(project / "packages" / "zh_cws_gd-0.1.0" / "meta.json")
+    assert (project / "models" / f"zh_cws_gd-{version}.tar.gz").stat().st_size > 0
+    meta = srsly.read_json(package / "meta.json")
     assert [r["batch_size"] for r in meta["spacy_cws_speed"]] == [1, 32, 256, 1]
     assert meta["spacy_cws_speed"][-1]["characters"] == 3000
     assert "research use" in meta["license"]
