@@ -2,15 +2,12 @@
 from pathlib import Path
 from typing import Optional
 
-import spacy
 import srsly
 import typer
 from wasabi import msg
 
 from ..scoring.evaluate import evaluate_corpus
-from ..segmenter.default_criterion import set_default_criterion
-from ..segmenter.user_dictionary_setup import add_user_dictionary
-from .segment import UserDictionaryMode
+from .segment import CRITERION_OPTION, USER_DICT_MODE_OPTION, USER_DICT_OPTION, UserDictionaryMode, prepare_pipeline
 from . import app
 from .errors import fail
 
@@ -24,32 +21,13 @@ def evaluate_cli(
     output: Path = typer.Option(..., "--output", "-o", help="Metrics JSON to write."),
     system_output: Path = typer.Option(..., "--system-output", help="Segmented test output (SIGHAN format)."),
     batch_size: int = typer.Option(256, "--batch-size", help="nlp.pipe batch size."),
-    criterion: Optional[str] = typer.Option(
-        None, "--criterion", "-c", help="Criterion to segment by (multi-criteria pipelines), e.g. the corpus name."
-    ),
-    user_dict: Optional[Path] = typer.Option(
-        None, "--user-dict", help="User dictionary, one 'word [freq] [POS]' a line (jieba/pkuseg format)."
-    ),
-    user_dict_mode: UserDictionaryMode = typer.Option(
-        UserDictionaryMode.force, "--user-dict-mode", help="force: each dictionary word is one word; prefer: a lexicon hint."
-    ),
+    criterion: Optional[str] = CRITERION_OPTION,
+    user_dict: Optional[Path] = USER_DICT_OPTION,
+    user_dict_mode: UserDictionaryMode = USER_DICT_MODE_OPTION,
 ):
     """Segment a prepared corpus's test set, score it with the official SIGHAN
     measures and spaCy's token P/R/F, and write both to a metrics JSON."""
-    try:
-        nlp = spacy.load(model)
-    except (OSError, IOError, ValueError) as err:
-        fail(f"Cannot load the pipeline '{model}': {err}")
-    if criterion is not None:
-        try:
-            set_default_criterion(nlp, criterion)
-        except ValueError as err:
-            fail(str(err))
-    if user_dict is not None:
-        try:
-            add_user_dictionary(nlp, user_dict, user_dict_mode.value)
-        except (OSError, ValueError) as err:
-            fail(str(err))
+    nlp = prepare_pipeline(model, criterion, user_dict, user_dict_mode)
     try:
         results = evaluate_corpus(nlp, corpus_dir, system_output, batch_size)
     except (FileNotFoundError, ValueError) as err:  # ValueError: e.g. CorpusFormatError, naming file and line

@@ -215,6 +215,20 @@ FORMATTERS: Dict[OutputFormat, Callable[[Doc], str]] = {
 }
 
 
+# Options shared with `evaluate`.
+CRITERION_OPTION = typer.Option(
+    None, "--criterion", "-c", help="Segmentation criterion (multi-criteria pipelines), e.g. ctb6 or sxu."
+)
+
+USER_DICT_OPTION = typer.Option(
+    None, "--user-dict", help="User dictionary, one 'word [freq] [POS]' a line (jieba/pkuseg format)."
+)
+
+USER_DICT_MODE_OPTION = typer.Option(
+    UserDictionaryMode.force, "--user-dict-mode", help="force: each dictionary word is one word; prefer: a lexicon hint."
+)
+
+
 @app.command("segment")
 def segment_cli(
     files: Optional[List[str]] = typer.Argument(
@@ -231,15 +245,9 @@ def segment_cli(
         InputFormat.text, "--input-format", help='text: one text a line; jsonl: the "text" field of each JSON line.'
     ),
     batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch."),
-    criterion: Optional[str] = typer.Option(
-        None, "--criterion", "-c", help="Segmentation criterion (multi-criteria pipelines), e.g. ctb6 or sxu."
-    ),
-    user_dict: Optional[Path] = typer.Option(
-        None, "--user-dict", help="User dictionary, one 'word [freq] [POS]' a line (jieba/pkuseg format)."
-    ),
-    user_dict_mode: UserDictionaryMode = typer.Option(
-        UserDictionaryMode.force, "--user-dict-mode", help="force: each dictionary word is one word; prefer: a lexicon hint."
-    ),
+    criterion: Optional[str] = CRITERION_OPTION,
+    user_dict: Optional[Path] = USER_DICT_OPTION,
+    user_dict_mode: UserDictionaryMode = USER_DICT_MODE_OPTION,
     n_process: int = typer.Option(
         1, "--n-process", "-n", min=1, help="Processes (local engine) or actors, each holding one pipeline (ray engine)."
     ),
