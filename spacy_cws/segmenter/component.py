@@ -42,7 +42,7 @@ from .criteria import criterion_ids, training_criteria
 from .doc_from_spans import doc_from_spans
 from .symbol_ids import SymbolIds
 from .ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
-from ..lexicon import LexiconMatcher, load_lexicon, training_lexicon
+from ..lexicon import LexiconMatcher, load_lexicon
 from ..lexicon.match_features import EVERY_FOLD, text_fold
 from .span_constraints import apply_span_constraints
 from .unbroken_spans import DEFAULT_PATTERNS, PatternSpans, grapheme_clusters
@@ -268,9 +268,10 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """channels: per channel {"name", "words": {word: fold mask}}. In
         "prefer" mode the user dictionary's words join the last channel."""
         self.cfg["lexicons"] = channels
-        matched = [dict(channel["words"]) for channel in channels]
-        if matched and self.cfg["user_dictionary_mode"] == "prefer":
-            matched[-1].update((word, EVERY_FOLD) for word in self._user_dictionary.words)
+        matched = [channel["words"] for channel in channels]
+        if matched and self.cfg["user_dictionary_mode"] == "prefer" and len(self._user_dictionary):
+            # A copy: the saved channel keeps only its own words.
+            matched[-1] = {**matched[-1], **dict.fromkeys(self._user_dictionary.words, EVERY_FOLD)}
         self._lexicon_matcher = LexiconMatcher(matched, self.normaliser) if matched else None
 
     # -- user dictionary --------------------------------------------------------------
@@ -586,15 +587,15 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         with multi_criteria the criteria, from all training examples, and build
         the model.
 
-        training_lexicon: give the model the training words as a lexicon
-            channel "training" (the closed condition), jackknifed by
+        training_lexicon: give the model the training words (the non-space
+            tokens of the reference Docs) as a lexicon channel "training" (the closed condition), jackknifed by
             ``jackknife_folds``.
         lexicons: more lexicon channels, each "jieba" (jieba's bundled
             dict.txt) or the path of a user dictionary ("word [freq] [POS]" a
             line); these are the same in training and at inference.
         user_dictionary: a user dictionary file (same format) whose words
             ``add_words`` adds after training starts (see user_dictionary_mode).
-        Set both in [initialize.components.NAME]; the words are saved with the pipeline.
+        Set these in [initialize.components.NAME]; the words are saved with the pipeline.
 
         RAISES ValueError: if there are no characters, the model's bigram_width
             and bigram_min_count disagree (one is 0, the other not), or a
@@ -638,8 +639,9 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             masks: Dict[str, int] = {}
             for eg in get_examples():
                 fold_bit = 1 << text_fold(eg.reference.text, n_folds) if n_folds else EVERY_FOLD
-                for word in training_lexicon([eg.reference]):
-                    masks[word] = masks.get(word, 0) | fold_bit
+                for token in eg.reference:
+                    if not token.is_space:
+                        masks[token.text] = masks.get(token.text, 0) | fold_bit
             channels.append({"name": "training", "words": masks})
         for source in sources:
             channels.append({"name": str(source), "words": {word: EVERY_FOLD for word in load_lexicon(str(source))}})
