@@ -77,13 +77,18 @@ def segment_with_ray(
     context.execution_options.preserve_order = True
     context.enable_progress_bars = show_progress
     dataset = (
-        ray.data.read_binary_files(paths, include_paths=True, override_num_blocks=len(paths))
-        .flat_map(file_texts, fn_kwargs={"read_texts": read_texts, "max_length": max_length})
+        # Reading a file and cutting it into lines is I/O-bound: it reserves no
+        # CPU, so that the actor pool can hold every CPU of a small cluster
+        # (with 1-CPU reads, 2 actors on 2 CPUs left no CPU to read with, and
+        # the dataset never progressed).
+        ray.data.read_binary_files(paths, include_paths=True, override_num_blocks=len(paths), num_cpus=0)
+        .flat_map(file_texts, fn_kwargs={"read_texts": read_texts, "max_length": max_length}, num_cpus=0)
         .map_batches(
             PipelineActor,
             fn_constructor_kwargs=actor,
             batch_size=batch_size,
-            concurrency=actors,  # an actor pool of this size
+            compute=ray.data.ActorPoolStrategy(size=actors),
+            num_cpus=1,
         )
     )
     for batch in dataset.iter_batches(batch_size=None, batch_format="numpy"):

@@ -12,6 +12,9 @@ ray = pytest.importorskip("ray", reason="--engine ray needs the 'distributed' ex
 
 @pytest.fixture(scope="module")
 def local_cluster():
+    # The CI machine's 2 CPUs; a dataset that stops progressing (as one once
+    # did, with every CPU held by the actor pool) fails in minutes, not 30.
+    ray.data.DataContext.get_current().execution_no_progress_timeout_s = 300
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
