@@ -18,7 +18,11 @@ LEXICON_SOURCES = {
 
 
 def build_meta(
-    corpus: str, metrics: dict, speed_records: Optional[List[dict]] = None, lexicons: Sequence[str] = ()
+    corpus: str,
+    metrics: dict,
+    speed_records: Optional[List[dict]] = None,
+    lexicons: Sequence[str] = (),
+    ngram_vectors: Optional[dict] = None,
 ) -> dict:
     """meta.json fields naming the training data, the lexicons, their terms and the measured scores.
 
@@ -26,6 +30,9 @@ def build_meta(
     speed_records: the JSON lines of scripts/benchmark_speed.py, if measured.
     lexicons: the segmenter's lexicon channels ("training" = the training
         corpus's own words; "jieba"; or a user dictionary's path).
+    ngram_vectors: the provenance of the pretrained n-gram vectors the model
+        started from (the segmenter's cfg["ngram_vectors"]: their source
+        files), or None.
     RAISES KeyError: for an unknown corpus.
     """
     files = get_corpus(corpus)
@@ -50,6 +57,14 @@ def build_meta(
         meta["sources"].append({"name": name, "license": terms})
         meta["description"] += f" Lexicon features: {name}, {terms}."
         meta["license"] += f"; lexicon {name}: {terms}"
+    if ngram_vectors:
+        sources = ", ".join(ngram_vectors.get("sources", []))
+        meta["description"] += (
+            f" Character and bigram embeddings pretrained (word2vec) on the raw text of {sources}"
+            f" ({ngram_vectors.get('characters', 0):,} characters; training splits only)."
+        )
+        meta["sources"].append({"name": f"raw text of {sources} (pretrained n-gram vectors)",
+                                "license": "research use only, as each corpus's terms state"})
     if speed_records:
         fields = ("call", "batch_size", "characters", "chars_per_second", "torch_threads", "peak_rss_mb_after_load")
         meta["spacy_cws_speed"] = [{key: record.get(key) for key in fields} for record in speed_records]
@@ -93,13 +108,14 @@ def model_meta_cli(
         require_file(speed, "Speed file (run scripts/benchmark_speed.py --output first)")
     metrics_data = read_json_file(metrics, srsly.read_json)
     speed_records = read_json_file(speed, lambda path: list(srsly.read_jsonl(path))) if speed else None
-    lexicons = []
+    segmenter_cfg = {}
     if pipeline is not None:
         cfg_path = pipeline / "gd_segmenter" / "cfg"
         require_file(cfg_path, "Segmenter cfg of the pipeline")
-        lexicons = [channel["name"] for channel in read_json_file(cfg_path, srsly.read_json).get("lexicons", [])]
+        segmenter_cfg = read_json_file(cfg_path, srsly.read_json)
+    lexicons = [channel["name"] for channel in segmenter_cfg.get("lexicons", [])]
     try:
-        meta = build_meta(corpus, metrics_data, speed_records, lexicons)
+        meta = build_meta(corpus, metrics_data, speed_records, lexicons, segmenter_cfg.get("ngram_vectors"))
     except KeyError as err:
         fail(f"Cannot build the model card: {err.args[0]}")
     srsly.write_json(output, meta)

@@ -44,6 +44,9 @@ from .symbol_ids import SymbolIds
 from .ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
 from ..lexicon import LexiconMatcher, load_lexicon
 from ..lexicon.match_features import EVERY_FOLD, text_fold
+from ..models.wrapped_module import torch_module
+from ..ngram_vectors import NgramVectors
+from ..ngram_vectors.model_initialization import check_normalisation, copy_into_model, extend_vocabularies
 from .span_constraints import apply_span_constraints
 from .unbroken_spans import DEFAULT_PATTERNS, PatternSpans, grapheme_clusters
 from .user_dictionary import UserDictionary
@@ -232,6 +235,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             "bigrams": [],
             "criteria": [],
             "lexicons": [],
+            "ngram_vectors": None,
         }
         self.normaliser = Normaliser(fold_width=fold_width, collapse_runs=collapse_runs, opencc=opencc)
         self._symbol_ids = SymbolIds([])
@@ -581,6 +585,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         training_lexicon: bool = False,
         lexicons: Sequence[str] = (),
         user_dictionary: Optional[str] = None,
+        ngram_vectors: Optional[str] = None,
     ) -> None:
         """Collect the symbol vocabulary (every training symbol, no minimum count,
         as in the paper), with bigram_min_count > 0 the bigram vocabulary, and
@@ -595,11 +600,16 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             line); these are the same in training and at inference.
         user_dictionary: a user dictionary file (same format) whose words
             ``add_words`` adds after training starts (see user_dictionary_mode).
+        ngram_vectors: a folder written by ``python -m spacy_cws ngram-vectors``:
+            the vocabularies grow by its unigrams and bigrams, and the
+            embedding tables start from its vectors (ngram_vectors/).
         Set these in [initialize.components.NAME]; the words are saved with the pipeline.
 
         RAISES ValueError: if there are no characters, the model's bigram_width
-            and bigram_min_count disagree (one is 0, the other not), or a
-            multi-criteria training Doc has no criterion and there is no default.
+            and bigram_min_count disagree (one is 0, the other not), a
+            multi-criteria training Doc has no criterion and there is no
+            default, or the n-gram vectors' normalisation or widths differ
+            from the model's; FileNotFoundError: for a missing vectors folder.
         """
         validate_get_examples(get_examples, "Segmenter.initialize")
         min_count = self.cfg["bigram_min_count"]
@@ -615,6 +625,10 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             raise ValueError(f"'{self.name}' found no characters in its training examples")
         symbols = sorted(counts, key=lambda s: (-counts[s], s))
         bigrams = SymbolIds(symbols).frequent_bigrams(texts_symbols, min_count) if min_count else []
+        vectors = NgramVectors.from_disk(ngram_vectors) if ngram_vectors else None
+        if vectors is not None:
+            check_normalisation(vectors, self.normaliser, self.name)
+            symbols, bigrams = extend_vocabularies(symbols, bigrams, vectors, with_bigrams=bool(min_count))
         self._set_vocabularies(symbols, bigrams)
         self._set_lexicons(self._lexicon_channels(get_examples, training_lexicon, lexicons))
         self.cfg["criteria"] = (
@@ -623,6 +637,9 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             else []
         )
         self._build_model()
+        if vectors is not None:
+            copied = copy_into_model(torch_module(self.model), self._symbol_ids, vectors)
+            self.cfg["ngram_vectors"] = {**vectors.meta, "rows": copied}
         if user_dictionary:
             self.add_words(load_lexicon(str(user_dictionary)))
         # Run once on a small sample so shape errors surface now, not mid-training.

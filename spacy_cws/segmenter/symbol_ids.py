@@ -76,6 +76,13 @@ class SymbolIds:
         found = self._bigram_keys[position] == keys
         return numpy.where(found, self._bigram_ids[position], UNK)
 
+    def bigram_ids(self, pairs: Sequence[Sequence[str]]) -> numpy.ndarray:
+        """int64 (len(pairs),): the id of each (left, right) symbol pair (UNK = 1
+        for an unknown pair). RAISES ValueError: for a symbol outside the
+        unigram vocabulary."""
+        keys = numpy.asarray([self._pair_key(left, right) for left, right in pairs], dtype=numpy.int64)
+        return self._bigram_ids_of_keys(keys)
+
     def features(self, symbols: str, spans: Iterable[Tuple[int, int]], criterion: int = 0) -> List[numpy.ndarray]:
         """Per [start, end) span of ``symbols``: int64 (end - start, 4), the columns
         unigram id, left bigram id (c[t-1], c[t]), right bigram id (c[t], c[t+1])

@@ -30,6 +30,7 @@ def _bad_inputs(tmp_path):
         "half-precision": ([absent, out], "absent"),
         "join-corpora": ([out, str(folder)], "train.spacy is missing"),
         "model-meta": (["ctb6", str(not_json), out], "is not valid JSON"),
+        "ngram-vectors": ([out, absent], "absent not found"),
         "prepare": (["ctb6", str(folder), out], "Missing train file"),
         "report": ([str(utf8), absent, "--train-words", str(utf8), "-o", out], "absent"),
         "score": ([str(utf8), str(gbk), "--train-words", absent], "gbk.txt:1: not valid UTF-8"),
@@ -40,7 +41,7 @@ def _bad_inputs(tmp_path):
 
 COMMANDS = [
     "add-criterion", "configure", "convert", "convert-ner", "convert-sentiment", "evaluate", "fetch",
-    "half-precision", "join-corpora", "model-meta", "prepare", "report", "score", "segment", "to-tokenizer",
+    "half-precision", "join-corpora", "model-meta", "ngram-vectors", "prepare", "report", "score", "segment", "to-tokenizer",
 ]
 
 

@@ -32,3 +32,11 @@ def test_model_card_states_measured_speeds():
     assert "9,876 characters per second for nlp.pipe batch size 32" in meta["description"]
     assert "5,432 characters per second for one 1,000,000-character document" in meta["description"]
     assert [r["chars_per_second"] for r in meta["spacy_cws_speed"]] == [9876, 5432]
+
+
+def test_model_card_names_the_text_of_pretrained_vectors():
+    provenance = {"sources": ["corpus/ctb6/train.spacy", "waimai_10k.csv"], "characters": 1234567}
+    meta = build_meta("ctb6", METRICS, ngram_vectors=provenance)
+    assert "pretrained (word2vec) on the raw text of corpus/ctb6/train.spacy, waimai_10k.csv" in meta["description"]
+    assert "1,234,567 characters" in meta["description"]
+    assert meta["sources"][-1]["name"].startswith("raw text of corpus/ctb6/train.spacy")
