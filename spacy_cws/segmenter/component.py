@@ -36,6 +36,7 @@ from .chunking import chunk_spans
 from ..models.criterion_transfer import add_criterion_row, freeze_all_but_criteria
 from ..models.inference import check_precision, inference_module, predict_with
 from .decoding import decode_words
+from .dictionary_bonus import add_dictionary_bonus
 from .gap_labels import unit_starts_word
 from .label_schemes import label_scheme
 from .criteria import criterion_ids, training_criteria
@@ -98,6 +99,7 @@ _INFERENCE_BUILD_LOCK = threading.Lock()
         "train_criteria_only": False,
         "jackknife_folds": 10,
         "user_dictionary_mode": "force",
+        "user_dictionary_bonus": 2.0,
         "unbroken_patterns": DEFAULT_PATTERNS,
         "scorer": {"@scorers": "spacy-cws.segmentation_scorer.v1"},
     },
@@ -120,6 +122,7 @@ def make_gd_segmenter(
     train_criteria_only: bool,
     jackknife_folds: int,
     user_dictionary_mode: str,
+    user_dictionary_bonus: float,
     unbroken_patterns: List[str],
     scorer: Optional[Callable],
 ) -> "Segmenter":
@@ -147,7 +150,10 @@ def make_gd_segmenter(
         in [initialize.components.NAME] (see ``initialize``).
     user_dictionary_mode: how user dictionary words (``add_words``) act:
         "force" (each occurrence is one word) or "prefer" (they join the
-        model's last lexicon channel; needs a model with a lexicon).
+        model's last lexicon channel; a model without a lexicon gets a soft
+        bonus in decoding instead, see dictionary_bonus.py).
+    user_dictionary_bonus: the "prefer" bonus of a model without a lexicon,
+        in logit units (nats) per decision.
     unbroken_patterns: regular expressions whose matches are never cut inside
         (default: URLs, e-mail addresses, numbers with separators and units);
         grapheme clusters are never cut either, whatever the patterns.
@@ -168,6 +174,7 @@ def make_gd_segmenter(
         train_criteria_only=train_criteria_only,
         jackknife_folds=jackknife_folds,
         user_dictionary_mode=user_dictionary_mode,
+        user_dictionary_bonus=user_dictionary_bonus,
         unbroken_patterns=unbroken_patterns,
         scorer=scorer,
     )
@@ -195,6 +202,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         train_criteria_only: bool = False,
         jackknife_folds: int = 10,
         user_dictionary_mode: str = "force",
+        user_dictionary_bonus: float = 2.0,
         unbroken_patterns: Sequence[str] = tuple(DEFAULT_PATTERNS),
         scorer: Optional[Callable] = None,
     ):
@@ -229,6 +237,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             "train_criteria_only": train_criteria_only,
             "jackknife_folds": jackknife_folds,
             "user_dictionary_mode": user_dictionary_mode,
+            "user_dictionary_bonus": user_dictionary_bonus,
             "unbroken_patterns": list(unbroken_patterns),
             "user_words": [],
             "symbols": [],
@@ -289,20 +298,12 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """Switch the user dictionary between "force" and "prefer" for this
         session (a saved pipeline takes the mode of its config).
 
-        RAISES ValueError: for another mode, or "prefer" without a lexicon.
+        RAISES ValueError: for another mode.
         """
         if mode not in USER_DICTIONARY_MODES:
             raise ValueError(f"The user dictionary mode must be one of {USER_DICTIONARY_MODES}, got '{mode}'")
         self.cfg["user_dictionary_mode"] = mode
-        self._check_preferable()
         self._set_lexicons(self.cfg["lexicons"])
-
-    def _check_preferable(self) -> None:
-        if self.cfg["user_dictionary_mode"] == "prefer" and not self.cfg["lexicons"]:
-            raise ValueError(
-                f"'{self.name}' has no lexicon features, so user words cannot be preferred: "
-                "use the user dictionary mode \"force\", or a model trained with a lexicon"
-            )
 
     def add_words(self, words: Iterable[str]) -> None:
         """Add words to the user dictionary (saved with the pipeline). In "force"
@@ -310,10 +311,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         Latin words only at Latin word boundaries; see user_dictionary.py); in
         "prefer" mode they join the model's last lexicon channel.
 
-        RAISES ValueError: for an empty word, or "prefer" mode with a model
-            that has no lexicon.
+        RAISES ValueError: for an empty word.
         """
-        self._check_preferable()
         self._user_dictionary.add(words)
         self._user_words_changed()
 
@@ -393,13 +392,24 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self._check_initialized()
         texts = list(texts)
         views, spans, sequences = self._featurize(texts, criteria or [None] * len(texts))
-        starts = label_scheme(self.model).word_starts(self.model, self._score_sequences(sequences))
+        scores = self._score_sequences(sequences)
+        if self._prefers_by_bonus():
+            matches = [self._user_dictionary.matches(text) for text in texts]
+            scheme = self.model.attrs.get("labels", "gaps")
+            scores = add_dictionary_bonus(scores, views, spans, matches, self.cfg["user_dictionary_bonus"], scheme)
+        starts = label_scheme(self.model).word_starts(self.model, scores)
         words, position = [], 0
         for text, view, text_spans in zip(texts, views, spans):
             text_words = decode_words(view, text_spans, starts[position : position + len(text_spans)])
             words.append(self._constrain(text, text_words))
             position += len(text_spans)
         return words
+
+    def _prefers_by_bonus(self) -> bool:
+        """"prefer" mode, user words, and no lexicon features to put them in."""
+        return (
+            self.cfg["user_dictionary_mode"] == "prefer" and not self.cfg["lexicons"] and len(self._user_dictionary) > 0
+        )
 
     def _inference_module(self):
         """The frozen eval-mode copy of the model in the configured precision,
@@ -709,6 +719,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self._user_dictionary = UserDictionary(cfg.get("user_words", []))
         self.cfg["user_words"] = self._user_dictionary.words
         self._set_lexicons(list(cfg.get("lexicons", [])))
+        self.cfg["ngram_vectors"] = cfg.get("ngram_vectors")
 
     def _load_model_bytes(self, data: bytes) -> None:
         if not self.model.layers:

@@ -73,6 +73,7 @@ def create_segmenter_tokenizer(
     train_criteria_only: bool = False,
     jackknife_folds: int = 10,
     user_dictionary_mode: str = "force",
+    user_dictionary_bonus: float = 2.0,
     unbroken_patterns: List[str] = DEFAULT_PATTERNS,
     batch_size: int = 256,
 ) -> Callable[[Language], SegmenterTokenizer]:
@@ -96,6 +97,7 @@ def create_segmenter_tokenizer(
             train_criteria_only=train_criteria_only,
             jackknife_folds=jackknife_folds,
             user_dictionary_mode=user_dictionary_mode,
+            user_dictionary_bonus=user_dictionary_bonus,
             unbroken_patterns=unbroken_patterns,
         )
         return SegmenterTokenizer(nlp.vocab, segmenter, batch_size)
