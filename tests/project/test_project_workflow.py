@@ -1,4 +1,5 @@
 """Smoke run of ``spacy project run all`` on a tiny fixture corpus."""
+import lzma
 import shutil
 
 import pytest
@@ -9,7 +10,7 @@ from weasel.cli.run import project_run
 from spacy_cws.scoring.sighan import score_files
 
 from ..conftest import REPO_ROOT
-from ..segmentation_data import SENTENCES
+from ..segmentation_data import SENTENCES, TEXTS
 
 TINY_MODEL = {
     "components.gd_segmenter.model.width": "16",
@@ -34,13 +35,29 @@ def _write_tiny_config(project):
     config.to_disk(project / "configs" / "tiny.cfg")
 
 
+def _write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf8")
+
+
 def _write_fixture_corpus(local):
-    """A ctb6-shaped folder: 3 files of hand-segmented sentences, one blank line."""
-    folder = local / "ctb6"
-    folder.mkdir(parents=True)
-    (folder / "train.seg").write_text("\n".join(SENTENCES * 3) + "\n\n", encoding="utf8")
-    (folder / "dev.seg").write_text("\n".join(SENTENCES[:4]) + "\n", encoding="utf8")
-    (folder / "test.seg").write_text("\n".join(SENTENCES[4:]) + "\n", encoding="utf8")
+    """ctb6- and sxu-shaped folders of hand-segmented sentences (one blank
+    line), and the NER and review files the n-gram vectors read, each tiny."""
+    _write(local / "ctb6" / "train.seg", "\n".join(SENTENCES * 3) + "\n\n")
+    _write(local / "ctb6" / "dev.seg", "\n".join(SENTENCES[:4]) + "\n")
+    _write(local / "ctb6" / "test.seg", "\n".join(SENTENCES[4:]) + "\n")
+    _write(local / "sighan2008_sxu" / "train.txt", "\n".join(SENTENCES * 2) + "\n")
+    _write(local / "sighan2008_sxu" / "test.txt", "\n".join(SENTENCES[:2]) + "\n")
+    tagged = "".join(f"{c} O\n" for c in TEXTS[0]) + "\n" + "".join(f"{c} O\n" for c in TEXTS[1]) + "\n"
+    for split in ("train", "dev", "test"):
+        _write(local / "ner" / "resume" / f"{split}.char.bmes", tagged)
+        _write(local / "textcat" / "chnsenticorp" / f"{split}.tsv", "label\ttext_a\n1\t" + TEXTS[4] + "\n0\t" + TEXTS[3] + "\n")
+    msra = local / "ner" / "msra_bert_wwm"
+    _write(msra / "dev.txt", tagged)
+    with lzma.open(msra / "train.txt.xz", "wt", encoding="utf8") as stream:
+        stream.write(tagged * 2)
+    for name in ("waimai_10k/waimai_10k.csv", "chnsenticorp_htl_all/ChnSentiCorp_htl_all.csv"):
+        _write(local / "textcat" / name, "label,review\n1," + TEXTS[4] + "\n")
 
 
 def test_project_run_all_on_tiny_corpus(tmp_path):
@@ -59,6 +76,10 @@ def test_project_run_all_on_tiny_corpus(tmp_path):
         "vars.fetch_options": "--no-verify",
         "vars.package_build": "none",
         "vars.speed_document_chars": "3000",
+        "vars.ner_data": str(local / "ner" / "resume"),
+        "vars.msra_data": str(local / "ner" / "msra_bert_wwm"),
+        "vars.msra_dev_size": "1",
+        "vars.sentiment_data": str(local / "textcat" / "chnsenticorp"),
     }
     project_run(project, "all", overrides=overrides, capture=True)
 
@@ -81,6 +102,7 @@ def test_project_run_all_on_tiny_corpus(tmp_path):
     version = srsly.read_yaml(project / "project.yml")["vars"]["package_version"]
     package = project / "packages" / f"zh_cws_gd-{version}"
     assert (package / "setup.py").exists()
+    assert (project / "assets" / "ngram_vectors" / "bigrams.w2v").stat().st_size > 0
     nlp = spacy.load(project / "training" / "ctb6-tiny" / "model-best")
     assert nlp("今天天气很好").text == "今天天气很好"
 

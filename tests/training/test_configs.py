@@ -54,6 +54,7 @@ def _overrides(config: Config, corpus: Path) -> dict:
         "training.max_steps": STEPS,
         "training.max_epochs": 0,
         "training.eval_frequency": STEPS // 2,
+        "paths.ngram_vectors": None,  # tests/ngram_vectors/ trains with vectors
     }
     model = config["components"]["gd_segmenter"].get("model", {})
     overrides.update({f"components.gd_segmenter.model.{key}": value for key, value in TOY_MODEL.items() if model.get(key)})
