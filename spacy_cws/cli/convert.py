@@ -24,7 +24,7 @@ def convert_cli(
         None,
         "--criterion",
         "-c",
-        help="Segmentation criterion stored in doc._.criterion, e.g. ctb6. "
+        help="Segmentation criterion stored in doc._.cws_criterion, e.g. ctb6. "
         "Default: the input file's stem (its name without the last suffix).",
     ),
     dev_output: Optional[Path] = typer.Option(

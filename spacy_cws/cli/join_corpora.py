@@ -17,7 +17,7 @@ def join_corpora_cli(
 ):
     """Collect the train and dev DocBins of prepared corpora into one folder
     per split: spaCy's Corpus reader reads every .spacy file under a folder,
-    and each Doc keeps its corpus as doc._.criterion, so a multi-criteria
+    and each Doc keeps its corpus as doc._.cws_criterion, so a multi-criteria
     segmenter trains on all of them (--paths.train OUTPUT/train)."""
     for corpus_dir in corpus_dirs:
         for split in ("train", "dev"):

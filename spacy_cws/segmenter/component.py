@@ -4,9 +4,8 @@ The pipeline's tokenizer (``spacy-cws.CharPretokenizer.v1``) makes each
 character a token; this component scores every gap between units with the
 GD-Transformer (Duan & Zhao 2020), or tags every unit B/M/E/S with a BMES
 tagger (SAN-CRF, seed 003; the multi-criteria Transformer, seed 004), as its
-model's ``attrs["labels"]`` says, and returns each Doc rebuilt from its
-predicted words (``doc.retokenize()`` only where an earlier component's
-annotations must be kept). Training labels come from the reference
+model's ``attrs["labels"]`` says, and merges each Doc's characters into
+its predicted words in place (merge_words.py). Training labels come from the reference
 Doc's word starts (``token.idx``), so ``spacy train`` needs only DocBins of
 gold-segmented sentences.
 """
@@ -14,12 +13,10 @@ import threading
 from collections import Counter
 from contextlib import contextmanager
 from itertools import chain, islice
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
-from spacy import util
 from spacy.errors import Errors
-from spacy.attrs import IDX, LENGTH
 from spacy.language import Language
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
@@ -40,7 +37,7 @@ from .dictionary_bonus import add_dictionary_bonus
 from .gap_labels import unit_starts_word
 from .label_schemes import label_scheme
 from .criteria import criterion_ids, training_criteria
-from .doc_from_spans import doc_from_spans
+from .merge_words import merge_words
 from .symbol_ids import SymbolIds
 from .ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
 from ..lexicon import LexiconMatcher, load_lexicon
@@ -75,8 +72,6 @@ highway_output = true
 bigram_width = 0
 """
 DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
-# Annotations an earlier component may have set: a Doc with any is retokenized in place.
-_KEPT_ANNOTATIONS = ("TAG", "POS", "MORPH", "LEMMA", "DEP", "ENT_IOB", "SENT_START")
 # Held while a segmenter builds its inference copy (rare), so that concurrent
 # first predictions build it once. Module-level: components are pickled.
 _INFERENCE_BUILD_LOCK = threading.Lock()
@@ -139,9 +134,9 @@ def make_gd_segmenter(
     bigram_min_count: keep training bigrams seen at least this often as
         features (0 = no bigram vocabulary; needs a model with bigram_width 0).
     multi_criteria: learn one criterion embedding per training corpus
-        (doc._.criterion of the training Docs; Qiu et al. 2020).
+        (doc._.cws_criterion of the training Docs; Qiu et al. 2020).
     criterion: the default criterion at inference (a Doc's own
-        doc._.criterion wins), and of training Docs that name none.
+        doc._.cws_criterion wins), and of training Docs that name none.
     train_criteria_only: update only the criterion embeddings, everything
         else frozen (transfer to a new criterion; see add_criterion).
     jackknife_folds: folds of the training-words lexicon (see
@@ -442,61 +437,23 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
 
     def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
         """RETURNS per Doc int64 (n_words, 2) word character spans, segmented by
-        each Doc's doc._.criterion where set (multi-criteria models)."""
+        each Doc's doc._.cws_criterion where set (multi-criteria models)."""
         docs = list(docs)
-        return self.segment_texts([doc.text for doc in docs], [doc._.criterion for doc in docs])
-
-    def __call__(self, doc: Doc) -> Doc:
-        """Segment one Doc. RETURNS the segmented Doc (see ``pipe``)."""
-        return next(self.pipe([doc]))
-
-    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
-        """Segment Docs in batches. Each Doc is rebuilt from its words (same
-        text, user data such as doc._.criterion kept) in time linear in its
-        length; spaCy's retokenizer, which is quadratic (minutes for 100,000
-        characters), is used only for a Doc that already carries annotations
-        from an earlier component, so that they are kept."""
-        for docs in util.minibatch(stream, size=batch_size):
-            # doc.text joins every token's text: read it once per Doc.
-            texts = [doc.text for doc in docs]
-            words = self.segment_texts(texts, [doc._.criterion for doc in docs])
-            for doc, text, spans in zip(docs, texts, words):
-                if any(doc.has_annotation(attr) for attr in _KEPT_ANNOTATIONS):
-                    self.set_annotations([doc], [spans])
-                    yield doc
-                else:
-                    segmented = doc_from_spans(doc.vocab, text, spans)
-                    segmented.user_data = dict(doc.user_data)
-                    yield segmented
+        return self.segment_texts([doc.text for doc in docs], [doc._.cws_criterion for doc in docs])
 
     def set_annotations(self, docs: Iterable[Doc], words: List[numpy.ndarray]) -> None:
         """Merge each predicted word's character tokens into one token, in place
-        (spaCy's retokenizer: quadratic in the Doc's length; ``pipe`` avoids it).
+        (merge_words.py): each Doc keeps its identity, text, user data, cats,
+        span groups (re-anchored to the words) and earlier annotations.
+        TrainablePipe's ``__call__`` and ``pipe`` run ``predict`` on a batch of
+        Docs and then this, under the pipeline's error handler.
 
+        words: per Doc int (n_words, 2) word character spans, from ``predict``.
         RAISES ValueError: if a word does not start and end on token edges
             (the Doc was not made by the character pretokenizer).
         """
         for doc, spans in zip(docs, words):
-            multi = spans[spans[:, 1] - spans[:, 0] > 1]
-            if not len(multi):
-                continue
-            offsets = doc.to_array([IDX, LENGTH]).astype(numpy.int64)
-            token_starts, token_ends = offsets[:, 0], offsets[:, 0] + offsets[:, 1]
-            first = numpy.searchsorted(token_starts, multi[:, 0])
-            last = numpy.searchsorted(token_ends, multi[:, 1])
-            aligned = (first < len(doc)) & (last < len(doc))
-            aligned[aligned] &= (token_starts[first[aligned]] == multi[aligned, 0]) & (token_ends[last[aligned]] == multi[aligned, 1])
-            if not aligned.all():
-                start, end = multi[numpy.flatnonzero(~aligned)[0]].tolist()
-                raise ValueError(
-                    f"'{self.name}' found tokens that are not single characters in "
-                    f"'{doc.text[start:end]}': use the tokenizer "
-                    "'spacy-cws.CharPretokenizer.v1' before this component."
-                )
-            with doc.retokenize() as retokenizer:
-                for first_token, last_token in zip(first.tolist(), last.tolist()):
-                    if last_token > first_token:
-                        retokenizer.merge(doc[first_token : last_token + 1])
+            merge_words(doc, spans, self.name)
 
     # -- training -------------------------------------------------------------------
 
@@ -562,7 +519,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         texts = [eg.predicted.text for eg in examples]
         n_folds = self.cfg["jackknife_folds"]
         folds = [text_fold(text, n_folds) for text in texts] if n_folds else None
-        return self._featurize(texts, [eg.reference._.criterion for eg in examples], folds)
+        return self._featurize(texts, [eg.reference._.cws_criterion for eg in examples], folds)
 
     def _loss(
         self,
@@ -642,7 +599,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self._set_vocabularies(symbols, bigrams)
         self._set_lexicons(self._lexicon_channels(get_examples, training_lexicon, lexicons))
         self.cfg["criteria"] = (
-            training_criteria((eg.reference._.criterion for eg in get_examples()), self.cfg["criterion"], self.name)
+            training_criteria((eg.reference._.cws_criterion for eg in get_examples()), self.cfg["criterion"], self.name)
             if self.cfg["multi_criteria"]
             else []
         )
@@ -654,7 +611,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             self.add_words(load_lexicon(str(user_dictionary)))
         # Run once on a small sample so shape errors surface now, not mid-training.
         sample = list(islice(get_examples(), 4))
-        self.segment_texts([eg.predicted.text for eg in sample], [eg.reference._.criterion for eg in sample])
+        self.segment_texts([eg.predicted.text for eg in sample], [eg.reference._.cws_criterion for eg in sample])
 
     def _lexicon_channels(
         self, get_examples: Callable[[], Iterable[Example]], training_words: bool, sources: Sequence[str]
