@@ -23,7 +23,7 @@ from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.training.batchers import minibatch_by_padded_size
 from spacy.vocab import Vocab
-from thinc.api import Config, Model, Optimizer
+from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from thinc.types import Floats3d
 
 from .. import fork_safety  # noqa: F401  (torch in forked nlp.pipe workers)
@@ -465,6 +465,14 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         sgd: Optional[Optimizer] = None,
         losses: Optional[Dict[str, float]] = None,
     ) -> Dict[str, float]:
+        """Learn from a batch of examples (TrainablePipe.update).
+
+        drop: the dropout rate of this update (``[training] dropout`` in
+            ``spacy train``): every dropout of the torch module but attention
+            dropout (models/dropout.py); prediction never drops.
+        RETURNS: ``losses`` with this component's loss added.
+        RAISES ValueError: if the component is not initialized, or see get_loss.
+        """
         if losses is None:
             losses = {}
         losses.setdefault(self.name, 0.0)
@@ -473,6 +481,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         if not any(len(eg.predicted) for eg in examples):
             return losses
         self._check_initialized()
+        set_dropout_rate(self.model, drop)
         views, spans, sequences = self._featurize_examples(examples)
         scores, backprop = self.model.begin_update(sequences)
         loss, d_scores = self._loss(examples, views, spans, scores)
