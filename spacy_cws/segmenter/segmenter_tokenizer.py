@@ -6,16 +6,18 @@ this tokenizer predicts the words and creates the Doc directly from words and
 spaces (``spacy.util.get_words_and_spaces``), like spaCy's ChineseTokenizer.
 ``nlp.tokenizer.pipe(texts)`` segments texts in batches.
 """
-from typing import Callable, Iterable, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 
 from spacy.language import Language
 from spacy.tokens import Doc
+from spacy.training import Example, validate_examples
 from spacy.util import DummyTokenizer, load_model_from_config, minibatch, registry
 from spacy.vocab import Vocab
 from thinc.api import Model
 
 from .component import Segmenter
 from .doc_from_spans import doc_from_spans
+from .scorer import score_segmentation
 from .unbroken_spans import DEFAULT_PATTERNS
 
 
@@ -36,12 +38,27 @@ class SegmenterTokenizer(DummyTokenizer):
         return self._make_doc(text, self.segmenter.segment_texts([text])[0])
 
     def pipe(self, texts: Iterable[str], batch_size: Optional[int] = None) -> Iterator[Doc]:
+        """Segment texts in batches of ``batch_size`` (default: the tokenizer's)
+        texts, each batch one run of the model. spaCy's ``nlp.pipe`` calls the
+        tokenizer text by text; call this for throughput.
+
+        YIELDS: per text its Doc of words, in order.
+        """
         for batch in minibatch(texts, size=batch_size or self.batch_size):
             for text, spans in zip(batch, self.segmenter.segment_texts(batch)):
                 yield self._make_doc(text, spans)
 
     def _make_doc(self, text: str, spans) -> Doc:
         return doc_from_spans(self.vocab, text, spans)
+
+    def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, Any]:
+        """The segmentation scores (token_acc, token_p, token_r, token_f), as the
+        ``gd_segmenter`` component reports them: ``nlp.evaluate`` calls this.
+
+        RAISES TypeError: if ``examples`` are not Examples (spaCy's validate_examples).
+        """
+        validate_examples(examples, "SegmenterTokenizer.score")
+        return score_segmentation(examples)
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         return self.segmenter.to_bytes(exclude=exclude)
