@@ -39,7 +39,9 @@ def convert_cli(
         help="Training word list for the SIGHAN scorer: the sorted unique words of OUTPUT_PATH.",
     ),
 ):
-    """Convert a word-segmented corpus to DocBin files: one Doc per sentence,
+    """Convert a word-segmented corpus to DocBin files.
+
+    Convert a word-segmented corpus to DocBin files: one Doc per sentence,
     its text the words joined without spaces, its tokens the gold words."""
     require_file(input_path, "Input file")
     if fmt not in FORMATS:
