@@ -14,7 +14,7 @@ import torch
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, xp2torch
 from thinc.types import Ints2d
 
-from .pytorch_gd_transformer import BOS, EOS
+from .symbol_specials import BOS, EOS
 from .dropout import set_module_dropout
 from .pytorch_input_features import N_EXTRA_COLUMNS
 
