@@ -9,6 +9,7 @@ its predicted words in place (merge_words.py). Training labels come from the ref
 Doc's word starts (``token.idx``), so ``spacy train`` needs only DocBins of
 gold-segmented sentences.
 """
+import dataclasses
 import threading
 from collections import Counter
 from contextlib import contextmanager
@@ -31,7 +32,7 @@ from ..component_serialization import CfgAndModelSerialization
 from .character_view import CharacterView, Normaliser
 from .chunking import chunk_spans
 from ..models.criterion_transfer import add_criterion_row, freeze_all_but_criteria
-from ..models.inference import check_precision, inference_module, predict_with
+from ..models.inference import inference_module, predict_with
 from .decoding import decode_words
 from .dictionary_bonus import add_dictionary_bonus
 from .gap_labels import unit_starts_word
@@ -46,10 +47,9 @@ from ..models.wrapped_module import torch_module
 from ..ngram_vectors import NgramVectors
 from ..ngram_vectors.model_initialization import check_normalisation, copy_into_model, extend_vocabularies
 from .span_constraints import apply_span_constraints
-from .unbroken_spans import DEFAULT_PATTERNS, PatternSpans, grapheme_clusters
+from .settings import USER_DICTIONARY_MODES, SegmenterSettings, default_settings, takes_settings
+from .unbroken_spans import PatternSpans, grapheme_clusters
 from .user_dictionary import UserDictionary
-
-USER_DICTIONARY_MODES = ("force", "prefer")
 
 DEFAULT_MODEL_CONFIG = """
 [model]
@@ -82,97 +82,16 @@ _INFERENCE_BUILD_LOCK = threading.Lock()
     assigns=["token.text"],
     default_config={
         "model": DEFAULT_MODEL,
-        "max_length": 256,
-        "batch_units": 2048,
-        "precision": "float32",
-        "fold_width": True,
-        "collapse_runs": True,
-        "opencc": None,
-        "bigram_min_count": 0,
-        "multi_criteria": False,
-        "criterion": None,
-        "train_criteria_only": False,
-        "jackknife_folds": 10,
-        "user_dictionary_mode": "force",
-        "user_dictionary_bonus": 2.0,
-        "unbroken_patterns": DEFAULT_PATTERNS,
+        **default_settings(),
         "scorer": {"@scorers": "spacy-cws.segmentation_scorer.v1"},
     },
     default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_acc": None},
     retokenizes=True,
 )
-def make_gd_segmenter(
-    nlp: Language,
-    name: str,
-    model: Model,
-    max_length: int,
-    batch_units: int,
-    precision: str,
-    fold_width: bool,
-    collapse_runs: bool,
-    opencc: Optional[str],
-    bigram_min_count: int,
-    multi_criteria: bool,
-    criterion: Optional[str],
-    train_criteria_only: bool,
-    jackknife_folds: int,
-    user_dictionary_mode: str,
-    user_dictionary_bonus: float,
-    unbroken_patterns: List[str],
-    scorer: Optional[Callable],
-) -> "Segmenter":
-    """Create a ``gd_segmenter``.
-
-    max_length: most units in one model sequence; longer texts are cut (at
-        clause ends where possible) and reassembled.
-    batch_units: most padded units in one inference batch (a few thousand
-        keep a batch's activations in the CPU's L2 cache).
-    precision: the dtype of the model's inference copy (models/inference.py),
-        "float32" or "bfloat16" (oneDNN's bf16 matmuls: fast on CPUs with
-        AVX512-BF16 or AMX, slow elsewhere); training is always float32.
-    fold_width, collapse_runs, opencc: the model's view of the text (see Normaliser).
-    bigram_min_count: keep training bigrams seen at least this often as
-        features (0 = no bigram vocabulary; needs a model with bigram_width 0).
-    multi_criteria: learn one criterion embedding per training corpus
-        (doc._.cws_criterion of the training Docs; Qiu et al. 2020).
-    criterion: the default criterion at inference (a Doc's own
-        doc._.cws_criterion wins), and of training Docs that name none.
-    train_criteria_only: update only the criterion embeddings, everything
-        else frozen (transfer to a new criterion; see add_criterion).
-    jackknife_folds: folds of the training-words lexicon (see
-        lexicon/match_features.py): a training sentence sees only the words of
-        the other folds; 0 = no jackknifing. The lexicons themselves are chosen
-        in [initialize.components.NAME] (see ``initialize``).
-    user_dictionary_mode: how user dictionary words (``add_words``) act:
-        "force" (each occurrence is one word) or "prefer" (they join the
-        model's last lexicon channel; a model without a lexicon gets a soft
-        bonus in decoding instead, see dictionary_bonus.py).
-    user_dictionary_bonus: the "prefer" bonus of a model without a lexicon,
-        in logit units (nats) per decision.
-    unbroken_patterns: regular expressions whose matches are never cut inside
-        (default: URLs, e-mail addresses, numbers with separators and units);
-        grapheme clusters are never cut either, whatever the patterns.
-    """
-    return Segmenter(
-        nlp.vocab,
-        model,
-        name,
-        max_length=max_length,
-        batch_units=batch_units,
-        precision=precision,
-        fold_width=fold_width,
-        collapse_runs=collapse_runs,
-        opencc=opencc,
-        bigram_min_count=bigram_min_count,
-        multi_criteria=multi_criteria,
-        criterion=criterion,
-        train_criteria_only=train_criteria_only,
-        jackknife_folds=jackknife_folds,
-        user_dictionary_mode=user_dictionary_mode,
-        user_dictionary_bonus=user_dictionary_bonus,
-        unbroken_patterns=unbroken_patterns,
-        scorer=scorer,
-    )
+@takes_settings
+def make_gd_segmenter(nlp: Language, name: str, model: Model, scorer: Optional[Callable], **settings) -> "Segmenter":
+    """Create a ``gd_segmenter``; ``settings`` are SegmenterSettings (settings.py)."""
+    return Segmenter(nlp.vocab, model, name, scorer=scorer, **settings)
 
 
 class Segmenter(CfgAndModelSerialization, TrainablePipe):
@@ -185,55 +104,20 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         model: Model,
         name: str = "gd_segmenter",
         *,
-        max_length: int = 256,
-        batch_units: int = 2048,
-        precision: str = "float32",
-        fold_width: bool = True,
-        collapse_runs: bool = True,
-        opencc: Optional[str] = None,
-        bigram_min_count: int = 0,
-        multi_criteria: bool = False,
-        criterion: Optional[str] = None,
-        train_criteria_only: bool = False,
-        jackknife_folds: int = 10,
-        user_dictionary_mode: str = "force",
-        user_dictionary_bonus: float = 2.0,
-        unbroken_patterns: Sequence[str] = tuple(DEFAULT_PATTERNS),
         scorer: Optional[Callable] = None,
+        **settings,
     ):
-        if user_dictionary_mode not in USER_DICTIONARY_MODES:
-            raise ValueError(
-                f"gd_segmenter needs user_dictionary_mode in {USER_DICTIONARY_MODES}, got '{user_dictionary_mode}'"
-            )
-        if jackknife_folds < 0 or jackknife_folds > 62:
-            raise ValueError(f"gd_segmenter needs 0 <= jackknife_folds <= 62, got {jackknife_folds}")
-        if bigram_min_count < 0:
-            raise ValueError(f"gd_segmenter needs bigram_min_count >= 0, got {bigram_min_count}")
-        if max_length < 1 or batch_units < max_length + 2:
-            raise ValueError(
-                f"gd_segmenter needs max_length >= 1 and batch_units >= max_length + 2, "
-                f"got max_length={max_length}, batch_units={batch_units}"
-            )
-        check_precision(precision)
+        """settings: keyword SegmenterSettings (settings.py), the rest their defaults.
+
+        RAISES ValueError, TypeError: as SegmenterSettings.
+        """
+        checked = SegmenterSettings(**settings)
         self.vocab = vocab
         self.model = model
         self.name = name
         self.scorer = scorer
         self.cfg = {
-            "max_length": max_length,
-            "batch_units": batch_units,
-            "precision": precision,
-            "fold_width": fold_width,
-            "collapse_runs": collapse_runs,
-            "opencc": opencc,
-            "bigram_min_count": bigram_min_count,
-            "multi_criteria": multi_criteria,
-            "criterion": criterion,
-            "train_criteria_only": train_criteria_only,
-            "jackknife_folds": jackknife_folds,
-            "user_dictionary_mode": user_dictionary_mode,
-            "user_dictionary_bonus": user_dictionary_bonus,
-            "unbroken_patterns": list(unbroken_patterns),
+            **dataclasses.asdict(checked),
             "user_words": [],
             "symbols": [],
             "bigrams": [],
@@ -241,11 +125,13 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             "lexicons": [],
             "ngram_vectors": None,
         }
-        self.normaliser = Normaliser(fold_width=fold_width, collapse_runs=collapse_runs, opencc=opencc)
+        self.normaliser = Normaliser(
+            fold_width=checked.fold_width, collapse_runs=checked.collapse_runs, opencc=checked.opencc
+        )
         self._symbol_ids = SymbolIds([])
         self._lexicon_matcher: Optional[LexiconMatcher] = None
         self._user_dictionary = UserDictionary()
-        self._pattern_spans = PatternSpans(unbroken_patterns)
+        self._pattern_spans = PatternSpans(checked.unbroken_patterns)
         # The frozen copy of the model that predicts (models/inference.py),
         # built on first use after the weights last changed.
         self._inference = None
@@ -421,7 +307,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
     def _score_sequences(self, sequences: List[numpy.ndarray]) -> List[Floats3d]:
         """Run the model over length-sorted batches of at most ``batch_units`` padded
         units (spaCy's minibatch_by_padded_size), with the inference copy of the
-        model: eval mode, no dropout, torch.inference_mode, no shared mutable state."""
+        model: eval mode, no dropout, torch.inference_mode, no shared mutable state.
+        RETURNS per sequence its scores as numpy (one host copy per batch)."""
         if not sequences:
             return []
         module = self._inference_module()
@@ -432,7 +319,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         )
         for batch in batches:
             for seq, score in zip(batch, predict_with(module, self.model, batch)):
-                results[position[id(seq)]] = self.model.ops.to_numpy(score)
+                results[position[id(seq)]] = score
         return results
 
     def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
