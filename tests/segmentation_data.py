@@ -26,12 +26,12 @@ def blank_pipeline():
 
 def make_examples(nlp, sentences=SENTENCES, criterion=None):
     """Examples of the space-separated sentences; each reference Doc's
-    doc._.criterion is ``criterion``, as conversion stores a corpus name."""
+    doc._.cws_criterion is ``criterion``, as conversion stores a corpus name."""
     examples = []
     for sentence in sentences:
         words = sentence.split()
         reference = Doc(nlp.vocab, words=words, spaces=[False] * len(words))
-        reference._.criterion = criterion
+        reference._.cws_criterion = criterion
         examples.append(Example(nlp.make_doc(reference.text), reference))
     return examples
 
@@ -61,7 +61,7 @@ def criterion_words(nlp, texts, criterion=None):
     """Per text its words, segmented under ``criterion`` (None: the default)."""
     docs = [nlp.make_doc(text) for text in texts]
     for doc in docs:
-        doc._.criterion = criterion
+        doc._.cws_criterion = criterion
     return [[t.text for t in doc] for doc in nlp.pipe(docs)]
 
 

@@ -17,7 +17,9 @@ def add_criterion_cli(
     criterion: str = typer.Argument(..., help="The new criterion's name: the criterion of its training Docs, e.g. zx."),
     component: str = typer.Option("gd_segmenter", "--component", help="The segmenter component's name."),
 ):
-    """Add a criterion embedding to a multi-criteria segmenter and save the
+    """Add a new criterion to a multi-criteria segmenter, to train it alone.
+
+    Add a criterion embedding to a multi-criteria segmenter and save the
     pipeline with train_criteria_only = true and the new criterion as the
     default (Qiu et al. 2020, Figure 5): `spacy train` with this component
     sourced from OUTPUT then learns only the criterion embeddings from the new

@@ -21,7 +21,9 @@ def configure_cli(
     ),
     component: str = typer.Option("gd_segmenter", "--component", help="The segmenter component's name."),
 ):
-    """Save PIPELINE with a new default criterion and/or OpenCC conversion of
+    """Save a pipeline with a new default criterion or OpenCC conversion.
+
+    Save PIPELINE with a new default criterion and/or OpenCC conversion of
     the model's input (the output words are always the input's own
     characters). The weights are unchanged; the settings go into config.cfg,
     so `spacy.load(OUTPUT)` uses them."""

@@ -24,7 +24,7 @@ def convert_cli(
         None,
         "--criterion",
         "-c",
-        help="Segmentation criterion stored in doc._.criterion, e.g. ctb6. "
+        help="Segmentation criterion stored in doc._.cws_criterion, e.g. ctb6. "
         "Default: the input file's stem (its name without the last suffix).",
     ),
     dev_output: Optional[Path] = typer.Option(
@@ -39,7 +39,9 @@ def convert_cli(
         help="Training word list for the SIGHAN scorer: the sorted unique words of OUTPUT_PATH.",
     ),
 ):
-    """Convert a word-segmented corpus to DocBin files: one Doc per sentence,
+    """Convert a word-segmented corpus to DocBin files.
+
+    Convert a word-segmented corpus to DocBin files: one Doc per sentence,
     its text the words joined without spaces, its tokens the gold words."""
     require_file(input_path, "Input file")
     if fmt not in FORMATS:

@@ -19,7 +19,9 @@ def convert_ner_cli(
     dev_output: Optional[Path] = typer.Option(None, "--dev-output", help="DocBin for the last --dev-size sentences (a dev set held out of a corpus that has none, e.g. MSRA NER)."),
     dev_size: int = typer.Option(0, "--dev-size", min=0, help="Sentences to hold out with --dev-output."),
 ):
-    """Convert Resume NER / MSRA NER to a DocBin: one Doc per sentence, its
+    """Convert Resume NER / MSRA NER to a DocBin of character tokens.
+
+    Convert Resume NER / MSRA NER to a DocBin: one Doc per sentence, its
     tokens the characters (no spaces), its entities from the tags. Every
     entity aligns with character tokens, so none is dropped; the counts per
     label are printed. With --dev-output the last --dev-size sentences go

@@ -16,7 +16,9 @@ def convert_sentiment_cli(
     input_path: Path = typer.Argument(..., help="label<TAB>text per row after a header row; label 1 positive, 0 negative."),
     output_path: Path = typer.Argument(..., help="DocBin (.spacy) to write."),
 ):
-    """Convert ChnSentiCorp to a DocBin for spaCy's textcat: one Doc per row,
+    """Convert ChnSentiCorp to a DocBin for spaCy's textcat.
+
+    Convert ChnSentiCorp to a DocBin for spaCy's textcat: one Doc per row,
     its text exactly the row's text (character tokens), doc.cats POSITIVE /
     NEGATIVE."""
     make_doc = spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-cws.CharPretokenizer.v1"}}}).make_doc

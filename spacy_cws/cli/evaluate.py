@@ -25,7 +25,9 @@ def evaluate_cli(
     user_dict: Optional[Path] = USER_DICT_OPTION,
     user_dict_mode: UserDictionaryMode = USER_DICT_MODE_OPTION,
 ):
-    """Segment a prepared corpus's test set, score it with the official SIGHAN
+    """Segment a prepared test set; write its SIGHAN and spaCy scores.
+
+    Segment a prepared corpus's test set, score it with the official SIGHAN
     measures and spaCy's token P/R/F, and write both to a metrics JSON."""
     nlp = prepare_pipeline(model, criterion, user_dict, user_dict_mode)
     try:

@@ -27,7 +27,9 @@ def fetch_cli(
         True, "--verify/--no-verify", help="Check md5 sums and published word counts (skip only for your own corpus copies)."
     ),
 ):
-    """Put every file of CORPUS under ASSETS: kept if already there and
+    """Put a catalogued corpus's files under ASSETS: a local copy, else a download.
+
+    Put every file of CORPUS under ASSETS: kept if already there and
     verified, else copied from --local, else downloaded from its public origin
     (the SIGHAN 2005 training sets from the official icwb2-data.zip). Files are
     checked by md5, or, without one, by the published SIGHAN 2005 word counts."""

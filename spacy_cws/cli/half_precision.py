@@ -39,7 +39,9 @@ def half_precision_cli(
     pipeline: str = typer.Argument(..., help="A trained pipeline (name or path)."),
     output: Path = typer.Argument(..., help="Folder for the copy with float16 weights."),
 ):
-    """Save a copy of PIPELINE whose torch weights are stored as float16 (half
+    """Save a copy of a pipeline with float16 torch weights.
+
+    Save a copy of PIPELINE whose torch weights are stored as float16 (half
     the size on disk; loaded back as float32). Evaluate the copy: the shipped
     zh_cws_gd is measured in this form."""
     try:

@@ -15,9 +15,11 @@ def join_corpora_cli(
     output: Path = typer.Argument(..., help="Folder to write OUTPUT/train/NAME.spacy and OUTPUT/dev/NAME.spacy into."),
     corpus_dirs: List[Path] = typer.Argument(..., help="Prepared corpus folders (from prepare), e.g. corpus/ctb6 corpus/sxu."),
 ):
-    """Collect the train and dev DocBins of prepared corpora into one folder
+    """Join prepared corpora's DocBins for multi-criteria training.
+
+    Collect the train and dev DocBins of prepared corpora into one folder
     per split: spaCy's Corpus reader reads every .spacy file under a folder,
-    and each Doc keeps its corpus as doc._.criterion, so a multi-criteria
+    and each Doc keeps its corpus as doc._.cws_criterion, so a multi-criteria
     segmenter trains on all of them (--paths.train OUTPUT/train)."""
     for corpus_dir in corpus_dirs:
         for split in ("train", "dev"):

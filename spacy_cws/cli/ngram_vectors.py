@@ -27,7 +27,10 @@ def ngram_vectors_cli(
     collapse_runs: bool = typer.Option(True, help="As the segmenter's collapse_runs."),
     opencc: Optional[str] = typer.Option(None, help="As the segmenter's opencc (e.g. t2s)."),
 ):
-    """Pretrain character and bigram vectors (word2vec) for [initialize.components.NAME] ngram_vectors."""
+    """Pretrain character and bigram vectors (word2vec) for a segmenter.
+
+    Give the output folder as ngram_vectors in the segmenter's
+    initialize.components.NAME block."""
     try:
         texts = list(training_texts(sources))
         vectors = pretrain_ngram_vectors(

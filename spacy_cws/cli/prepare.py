@@ -22,7 +22,9 @@ def prepare_cli(
         0.1, "--dev-fraction", help="Share of training sentences held out as dev when the corpus has no dev file."
     ),
 ):
-    """Convert a corpus's train, dev and test files to DocBins (criterion = corpus
+    """Convert a catalogued corpus to DocBins, test input and gold files.
+
+    Convert a corpus's train, dev and test files to DocBins (criterion = corpus
     name), and write the training word list used for OOV measures, the test
     input and the test gold in the SIGHAN format."""
     try:

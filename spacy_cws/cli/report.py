@@ -23,7 +23,9 @@ def report_cli(
         None, "--name", "-n", help="A system's name in the report, once per SYSTEM_FILE in order (default: file names)."
     ),
 ):
-    """Write an HTML report comparing SYSTEM_FILES on GOLD_FILE, with PNG plots
+    """Write an HTML report comparing systems' segmentations of a gold file.
+
+    Write an HTML report comparing SYSTEM_FILES on GOLD_FILE, with PNG plots
     (matplotlib): the official SIGHAN measures (as `score`), F1 by sentence
     length, OOV and IV recall, recall by word length, split and merge error
     counts and the 50 most frequent errors with examples in context. Words are

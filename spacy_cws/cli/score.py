@@ -31,7 +31,9 @@ def score_cli(
         "score lines whatever their characters or encoding.",
     ),
 ):
-    """Score SYSTEM_FILE against GOLD_FILE exactly as the official SIGHAN
+    """Score a segmentation against gold with the official SIGHAN measures.
+
+    Score SYSTEM_FILE against GOLD_FILE exactly as the official SIGHAN
     icwb2 Perl script does, and print one JSON object: precision, recall, f1,
     oov_rate, oov_recall, iv_recall as fractions in [0, 1] (null where Perl
     prints "--") and true_words, test_words as word counts. Both files must

@@ -261,7 +261,9 @@ def segment_cli(
         None, "--address", help="Ray cluster to join (e.g. auto, ray://head:10001); default: start a local one."
     ),
 ):
-    """Segment text into words, one output line per input line, in input order.
+    """Segment text into words, one output line per input line.
+
+    Segment text into words, one output line per input line, in input order.
 
     The input is streamed in batches and the output written as it goes
     (memory does not grow with the input). A progress bar (bytes read, or

@@ -16,7 +16,9 @@ def to_tokenizer_cli(
     output: Path = typer.Argument(..., help="Folder for the new pipeline."),
     component: str = typer.Option("gd_segmenter", "--component", help="The segmenter component's name."),
 ):
-    """Save a copy of PIPELINE whose tokenizer runs its trained segmenter and
+    """Save a copy of a pipeline whose tokenizer runs its segmenter.
+
+    Save a copy of PIPELINE whose tokenizer runs its trained segmenter and
     builds each Doc from words directly (no character Doc, no retokenizer)."""
     try:
         nlp = spacy.load(pipeline)

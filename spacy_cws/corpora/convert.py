@@ -2,7 +2,7 @@
 
 Each sentence becomes one ``Doc`` whose text is the raw sentence, the words
 joined without spaces (the SIGHAN convention: Chinese text has no spaces
-between words), whose tokens are the gold words and whose ``doc._.criterion``
+between words), whose tokens are the gold words and whose ``doc._.cws_criterion``
 names the segmentation standard, kept in the DocBin's user data.
 """
 import math
@@ -73,7 +73,7 @@ def convert_corpus(
 
     input_path: corpus file, read by ``read_segmented`` in format ``fmt``.
     output_path: DocBin for the training sentences (parent folders are made).
-    criterion: stored in every ``doc._.criterion``, e.g. "ctb6".
+    criterion: stored in every ``doc._.cws_criterion``, e.g. "ctb6".
     dev_output: if given, the LAST ``dev_size(n, dev_fraction)`` sentences go
         to this DocBin instead of ``output_path``; file order is kept in both.
     dev_fraction: share of sentences for dev, 0 < dev_fraction < 1.
@@ -134,7 +134,7 @@ def convert_corpus(
 
 def _make_doc(vocab: Vocab, words: List[str], criterion: str) -> Doc:
     doc = Doc(vocab, words=words, spaces=[False] * len(words))
-    doc._.criterion = criterion
+    doc._.cws_criterion = criterion
     return doc
 
 

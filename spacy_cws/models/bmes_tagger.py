@@ -4,22 +4,16 @@ Same input as the GD-Transformer (per sequence int (n, 4): unigram, left and
 right bigram, criterion ids) so the ``gd_segmenter`` component runs either;
 the model's ``attrs["labels"] = "bmes"`` tells the component to train and
 decode B/M/E/S tags instead of gaps. With the CRF decoder the transitions
-live in the torch module: :func:`crf_loss` computes the CRF negative
-log-likelihood in torch, so their gradients land on the module's parameters
-(thinc's PyTorchShim applies every parameter's .grad in finish_update) while
-the emission gradients go back through the thinc model as usual.
+live in the torch module; crf_loss.py computes its loss.
 """
-from typing import List, Optional, Tuple
+from typing import List
 
-import numpy
-import torch
 from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, torch2xp, xp2torch
-from thinc.types import Floats3d, Ints1d, Ints2d
+from thinc.types import Floats3d, Ints2d
 
 from .feature_batch import segmentation_model
 from .pytorch_bmes_tagger import BMESTagger, validate_tagger_settings
-from .wrapped_module import torch_module
 
 InT = List[Ints2d]
 OutT = List[Floats3d]
@@ -97,43 +91,3 @@ def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
         return ArgsKwargs(args=(Y_torch,), kwargs={"grad_tensors": xp2torch(dY_padded)})
 
     return outputs, convert_for_torch_backward
-
-
-def crf_of(model: Model) -> Optional[torch.nn.Module]:
-    """The CRF of a BMES tagger with the CRF decoder; None for any other model."""
-    if model.attrs.get("labels") != "bmes" or model.attrs["settings"]["decoder"] != "crf":
-        return None
-    return torch_module(model).crf
-
-
-def crf_loss(model: Model, scores: OutT, tags: List[Ints1d]) -> Tuple[float, OutT]:
-    """CRF negative log-likelihood of the gold tags, averaged over characters
-    (pytorch-crf's forward algorithm). Accumulates the transition gradients on
-    the CRF's parameters (applied at the next finish_update).
-
-    scores: per sequence (1, n, 4) emissions; tags: per sequence int (n,) of B/M/E/S.
-    RETURNS (loss, d_scores of the same shapes as scores).
-    """
-    crf = crf_of(model)
-    lengths = [len(gold) for gold in tags]
-    emissions = numpy.zeros((len(scores), max(lengths), 4), dtype="float32")
-    gold = numpy.zeros(emissions.shape[:2], dtype="int64")
-    mask = numpy.zeros(emissions.shape[:2], dtype=bool)
-    for row, (score, seq_tags) in enumerate(zip(scores, tags)):
-        emissions[row, : len(seq_tags)] = model.ops.to_numpy(score[0])
-        gold[row, : len(seq_tags)] = seq_tags
-        mask[row, : len(seq_tags)] = True
-    leaf = torch.tensor(emissions, requires_grad=True)
-    with torch.enable_grad():
-        loss = -crf(leaf, torch.from_numpy(gold), torch.from_numpy(mask), reduction="sum") / sum(lengths)
-        loss.backward()
-    d_emissions = leaf.grad.numpy()
-    d_scores = [model.ops.asarray(d_emissions[None, row, :n]) for row, n in enumerate(lengths)]
-    return float(loss.detach()), d_scores
-
-
-def crf_transitions(model: Model) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
-    """The learned CRF scores as numpy: start (4,), transitions (4, 4) from
-    row tag to column tag, end (4,)."""
-    crf = crf_of(model)
-    return tuple(p.detach().cpu().numpy() for p in (crf.start_transitions, crf.transitions, crf.end_transitions))

@@ -14,7 +14,8 @@ import torch
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, xp2torch
 from thinc.types import Ints2d
 
-from .pytorch_gd_transformer import BOS, EOS
+from .symbol_specials import BOS, EOS
+from .dropout import set_module_dropout
 from .pytorch_input_features import N_EXTRA_COLUMNS
 
 # Columns of a sequence's feature array.
@@ -65,13 +66,16 @@ def segmentation_model(
     convert_outputs: PyTorchWrapper_v2's, unpadding the module's output.
     edges: whether the input gets BOS/EOS (see pad_features).
     attrs: more model attrs, e.g. labels = "bmes".
+    The model's ``attrs["dropout_rate"]`` (at first the ``dropout`` setting;
+    ``thinc.api.set_dropout_rate`` sets it) is the torch module's dropout in
+    training (dropout.py); ``attrs["torch_module"]`` is the module, once built.
     """
     return Model(
         name,
         _forward,
         init=partial(_init, module_class, convert_outputs, edges),
         dims={"nV": None, "nB": None, "nC": 0, "nL": 0},
-        attrs={"settings": settings, **attrs},
+        attrs={"settings": settings, "dropout_rate": settings["dropout"], **attrs},
     )
 
 
@@ -93,9 +97,14 @@ def _init(module_class, convert_outputs, edges: bool, model: Model, X=None, Y=No
     module = module_class(**module_arguments(model))
     convert_inputs = partial(pad_features, edges=edges)
     model._layers.append(PyTorchWrapper_v2(module, convert_inputs=convert_inputs, convert_outputs=convert_outputs))
+    # The wrapper's shim holds the module privately; the segmenter reaches it
+    # here (the shim loads weights into this same object).
+    model.attrs["torch_module"] = module
 
 
 def _forward(model: Model, X: List[Ints2d], is_train: bool):
     if not X:
         return [], lambda dY: []
+    if is_train:
+        set_module_dropout(model.attrs["torch_module"], model.attrs["dropout_rate"])
     return model.layers[0](X, is_train)

@@ -61,7 +61,9 @@ def predict_with(module: nn.Module, model: Model, X: List[Ints2d]) -> List[Float
     the same input padding and output unpadding as the model's PyTorchWrapper,
     under torch.inference_mode, touching no state of ``model``.
 
-    X: per sequence int (n, k) features. RETURNS per sequence float32 scores as model.predict.
+    X: per sequence int (n, k) features. RETURNS per sequence float32 scores as
+    model.predict, as numpy arrays: the batch's scores are copied to the host
+    once (decoding runs there).
     """
     if not X:
         return []
@@ -70,6 +72,6 @@ def predict_with(module: nn.Module, model: Model, X: List[Ints2d]) -> List[Float
     convert_outputs: Callable = wrapper.attrs["convert_outputs"]
     inputs, _ = convert_inputs(wrapper, X, False)
     with torch.inference_mode():
-        scores = module(*inputs.args, **inputs.kwargs).float()
+        scores = module(*inputs.args, **inputs.kwargs).float().cpu()
     outputs, _ = convert_outputs(wrapper, (X, scores), False)
     return outputs

@@ -22,7 +22,8 @@ import torch
 from torch import nn
 from torchcrf import CRF
 
-from .pytorch_gd_transformer import PAD, sinusoidal_positions
+from .pytorch_gd_transformer import sinusoidal_positions
+from .symbol_specials import PAD
 from .pytorch_input_features import LexiconAndTrigramInput
 
 N_TAGS = 4  # B, M, E, S

@@ -10,6 +10,8 @@ from typing import Optional
 import torch
 from torch import nn
 
+from .dropout import AttentionDropout
+
 DIRECTIONS = ("centre", "forward", "backward")
 
 
@@ -61,7 +63,7 @@ class GaussianDirectionalAttention(nn.Module):
         self.output = nn.Linear(width, width)
         # Dropout on the (B, h, T, T) attention weights; 0 skips it (its random
         # numbers cost a fifth of a CPU training step).
-        self.dropout = nn.Dropout(attention_dropout) if attention_dropout > 0 else nn.Identity()
+        self.dropout = AttentionDropout(attention_dropout) if attention_dropout > 0 else nn.Identity()
 
     def forward(self, x: torch.Tensor, allowed: torch.Tensor, gauss: Optional[torch.Tensor]) -> torch.Tensor:
         """x: (B, T, d); allowed: bool (B, 1, T, T) [query, key]; gauss: (T, T) or None.

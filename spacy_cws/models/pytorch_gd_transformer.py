@@ -17,9 +17,8 @@ from torch import nn
 from .pytorch_biaffine import N_GAP_CLASSES, GapScoringHead
 from .pytorch_gaussian_attention import DIRECTIONS, DirectionalEncoder, direction_mask, gaussian_weights
 from .pytorch_input_features import LexiconAndTrigramInput
+from .symbol_specials import PAD
 
-PAD, UNK, BOS, EOS = 0, 1, 2, 3
-N_SPECIAL_SYMBOLS = 4
 
 
 def sinusoidal_positions(length: int, width: int, device=None) -> torch.Tensor:

@@ -3,9 +3,10 @@
 A source turns a Doc into word lengths in characters that cover ``doc.text``
 exactly: every character, whitespace included, is in exactly one word (a run of
 whitespace is a word of its own, whatever the segmenter did with it). Sources
-are registered functions in our own registry ``spacy_cws.mwa.sources``
-(entry-point group ``spacy_cws_sources``; in configs ``@cws_sources``) that
-return a ``SegmentationSource``.
+are registered functions in the custom registry ``cws_sources`` that this
+module adds to spaCy's (``registry.create``; entry-point group
+``thinc_cws_sources``; in configs ``@cws_sources``) and return a
+``SegmentationSource``.
 
 Segmentations are computed once per Doc and kept, as plain lists of ints per
 source name, in ``doc._.cws_segmentations`` (in ``doc.user_data``, so DocBin
@@ -16,7 +17,6 @@ import re
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
-import catalogue
 from spacy.tokens import Doc
 from spacy.util import registry
 
@@ -24,9 +24,10 @@ SEGMENTATIONS_ATTR = "cws_segmentations"
 if not Doc.has_extension(SEGMENTATIONS_ATTR):
     Doc.set_extension(SEGMENTATIONS_ATTR, default=None)
 
-sources = catalogue.create("spacy_cws", "sources", entry_points=True)
 # Configs name sources with @cws_sources = "spacy-cws.jieba.v1".
-registry.cws_sources = sources
+if not hasattr(registry, "cws_sources"):
+    registry.create("cws_sources", entry_points=True)
+sources = registry.cws_sources
 
 
 class SegmentationError(ValueError):

@@ -4,29 +4,27 @@ The pipeline's tokenizer (``spacy-cws.CharPretokenizer.v1``) makes each
 character a token; this component scores every gap between units with the
 GD-Transformer (Duan & Zhao 2020), or tags every unit B/M/E/S with a BMES
 tagger (SAN-CRF, seed 003; the multi-criteria Transformer, seed 004), as its
-model's ``attrs["labels"]`` says, and returns each Doc rebuilt from its
-predicted words (``doc.retokenize()`` only where an earlier component's
-annotations must be kept). Training labels come from the reference
+model's ``attrs["labels"]`` says, and merges each Doc's characters into
+its predicted words in place (merge_words.py). Training labels come from the reference
 Doc's word starts (``token.idx``), so ``spacy train`` needs only DocBins of
 gold-segmented sentences.
 """
+import dataclasses
 import threading
 from collections import Counter
 from contextlib import contextmanager
 from itertools import chain, islice
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
-from spacy import util
 from spacy.errors import Errors
-from spacy.attrs import IDX, LENGTH
 from spacy.language import Language
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.training.batchers import minibatch_by_padded_size
 from spacy.vocab import Vocab
-from thinc.api import Config, Model, Optimizer
+from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from thinc.types import Floats3d
 
 from .. import fork_safety  # noqa: F401  (torch in forked nlp.pipe workers)
@@ -34,13 +32,13 @@ from ..component_serialization import CfgAndModelSerialization
 from .character_view import CharacterView, Normaliser
 from .chunking import chunk_spans
 from ..models.criterion_transfer import add_criterion_row, freeze_all_but_criteria
-from ..models.inference import check_precision, inference_module, predict_with
+from ..models.inference import inference_module, predict_with
 from .decoding import decode_words
 from .dictionary_bonus import add_dictionary_bonus
 from .gap_labels import unit_starts_word
 from .label_schemes import label_scheme
 from .criteria import criterion_ids, training_criteria
-from .doc_from_spans import doc_from_spans
+from .merge_words import merge_words
 from .symbol_ids import SymbolIds
 from .ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
 from ..lexicon import LexiconMatcher, load_lexicon
@@ -49,10 +47,9 @@ from ..models.wrapped_module import torch_module
 from ..ngram_vectors import NgramVectors
 from ..ngram_vectors.model_initialization import check_normalisation, copy_into_model, extend_vocabularies
 from .span_constraints import apply_span_constraints
-from .unbroken_spans import DEFAULT_PATTERNS, PatternSpans, grapheme_clusters
+from .settings import USER_DICTIONARY_MODES, SegmenterSettings, default_settings, takes_settings
+from .unbroken_spans import PatternSpans, grapheme_clusters
 from .user_dictionary import UserDictionary
-
-USER_DICTIONARY_MODES = ("force", "prefer")
 
 DEFAULT_MODEL_CONFIG = """
 [model]
@@ -75,8 +72,6 @@ highway_output = true
 bigram_width = 0
 """
 DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
-# Annotations an earlier component may have set: a Doc with any is retokenized in place.
-_KEPT_ANNOTATIONS = ("TAG", "POS", "MORPH", "LEMMA", "DEP", "ENT_IOB", "SENT_START")
 # Held while a segmenter builds its inference copy (rare), so that concurrent
 # first predictions build it once. Module-level: components are pickled.
 _INFERENCE_BUILD_LOCK = threading.Lock()
@@ -87,97 +82,16 @@ _INFERENCE_BUILD_LOCK = threading.Lock()
     assigns=["token.text"],
     default_config={
         "model": DEFAULT_MODEL,
-        "max_length": 256,
-        "batch_units": 2048,
-        "precision": "float32",
-        "fold_width": True,
-        "collapse_runs": True,
-        "opencc": None,
-        "bigram_min_count": 0,
-        "multi_criteria": False,
-        "criterion": None,
-        "train_criteria_only": False,
-        "jackknife_folds": 10,
-        "user_dictionary_mode": "force",
-        "user_dictionary_bonus": 2.0,
-        "unbroken_patterns": DEFAULT_PATTERNS,
+        **default_settings(),
         "scorer": {"@scorers": "spacy-cws.segmentation_scorer.v1"},
     },
     default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_acc": None},
     retokenizes=True,
 )
-def make_gd_segmenter(
-    nlp: Language,
-    name: str,
-    model: Model,
-    max_length: int,
-    batch_units: int,
-    precision: str,
-    fold_width: bool,
-    collapse_runs: bool,
-    opencc: Optional[str],
-    bigram_min_count: int,
-    multi_criteria: bool,
-    criterion: Optional[str],
-    train_criteria_only: bool,
-    jackknife_folds: int,
-    user_dictionary_mode: str,
-    user_dictionary_bonus: float,
-    unbroken_patterns: List[str],
-    scorer: Optional[Callable],
-) -> "Segmenter":
-    """Create a ``gd_segmenter``.
-
-    max_length: most units in one model sequence; longer texts are cut (at
-        clause ends where possible) and reassembled.
-    batch_units: most padded units in one inference batch (a few thousand
-        keep a batch's activations in the CPU's L2 cache).
-    precision: the dtype of the model's inference copy (models/inference.py),
-        "float32" or "bfloat16" (oneDNN's bf16 matmuls: fast on CPUs with
-        AVX512-BF16 or AMX, slow elsewhere); training is always float32.
-    fold_width, collapse_runs, opencc: the model's view of the text (see Normaliser).
-    bigram_min_count: keep training bigrams seen at least this often as
-        features (0 = no bigram vocabulary; needs a model with bigram_width 0).
-    multi_criteria: learn one criterion embedding per training corpus
-        (doc._.criterion of the training Docs; Qiu et al. 2020).
-    criterion: the default criterion at inference (a Doc's own
-        doc._.criterion wins), and of training Docs that name none.
-    train_criteria_only: update only the criterion embeddings, everything
-        else frozen (transfer to a new criterion; see add_criterion).
-    jackknife_folds: folds of the training-words lexicon (see
-        lexicon/match_features.py): a training sentence sees only the words of
-        the other folds; 0 = no jackknifing. The lexicons themselves are chosen
-        in [initialize.components.NAME] (see ``initialize``).
-    user_dictionary_mode: how user dictionary words (``add_words``) act:
-        "force" (each occurrence is one word) or "prefer" (they join the
-        model's last lexicon channel; a model without a lexicon gets a soft
-        bonus in decoding instead, see dictionary_bonus.py).
-    user_dictionary_bonus: the "prefer" bonus of a model without a lexicon,
-        in logit units (nats) per decision.
-    unbroken_patterns: regular expressions whose matches are never cut inside
-        (default: URLs, e-mail addresses, numbers with separators and units);
-        grapheme clusters are never cut either, whatever the patterns.
-    """
-    return Segmenter(
-        nlp.vocab,
-        model,
-        name,
-        max_length=max_length,
-        batch_units=batch_units,
-        precision=precision,
-        fold_width=fold_width,
-        collapse_runs=collapse_runs,
-        opencc=opencc,
-        bigram_min_count=bigram_min_count,
-        multi_criteria=multi_criteria,
-        criterion=criterion,
-        train_criteria_only=train_criteria_only,
-        jackknife_folds=jackknife_folds,
-        user_dictionary_mode=user_dictionary_mode,
-        user_dictionary_bonus=user_dictionary_bonus,
-        unbroken_patterns=unbroken_patterns,
-        scorer=scorer,
-    )
+@takes_settings
+def make_gd_segmenter(nlp: Language, name: str, model: Model, scorer: Optional[Callable], **settings) -> "Segmenter":
+    """Create a ``gd_segmenter``; ``settings`` are SegmenterSettings (settings.py)."""
+    return Segmenter(nlp.vocab, model, name, scorer=scorer, **settings)
 
 
 class Segmenter(CfgAndModelSerialization, TrainablePipe):
@@ -190,55 +104,20 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         model: Model,
         name: str = "gd_segmenter",
         *,
-        max_length: int = 256,
-        batch_units: int = 2048,
-        precision: str = "float32",
-        fold_width: bool = True,
-        collapse_runs: bool = True,
-        opencc: Optional[str] = None,
-        bigram_min_count: int = 0,
-        multi_criteria: bool = False,
-        criterion: Optional[str] = None,
-        train_criteria_only: bool = False,
-        jackknife_folds: int = 10,
-        user_dictionary_mode: str = "force",
-        user_dictionary_bonus: float = 2.0,
-        unbroken_patterns: Sequence[str] = tuple(DEFAULT_PATTERNS),
         scorer: Optional[Callable] = None,
+        **settings,
     ):
-        if user_dictionary_mode not in USER_DICTIONARY_MODES:
-            raise ValueError(
-                f"gd_segmenter needs user_dictionary_mode in {USER_DICTIONARY_MODES}, got '{user_dictionary_mode}'"
-            )
-        if jackknife_folds < 0 or jackknife_folds > 62:
-            raise ValueError(f"gd_segmenter needs 0 <= jackknife_folds <= 62, got {jackknife_folds}")
-        if bigram_min_count < 0:
-            raise ValueError(f"gd_segmenter needs bigram_min_count >= 0, got {bigram_min_count}")
-        if max_length < 1 or batch_units < max_length + 2:
-            raise ValueError(
-                f"gd_segmenter needs max_length >= 1 and batch_units >= max_length + 2, "
-                f"got max_length={max_length}, batch_units={batch_units}"
-            )
-        check_precision(precision)
+        """settings: keyword SegmenterSettings (settings.py), the rest their defaults.
+
+        RAISES ValueError, TypeError: as SegmenterSettings.
+        """
+        checked = SegmenterSettings(**settings)
         self.vocab = vocab
         self.model = model
         self.name = name
         self.scorer = scorer
         self.cfg = {
-            "max_length": max_length,
-            "batch_units": batch_units,
-            "precision": precision,
-            "fold_width": fold_width,
-            "collapse_runs": collapse_runs,
-            "opencc": opencc,
-            "bigram_min_count": bigram_min_count,
-            "multi_criteria": multi_criteria,
-            "criterion": criterion,
-            "train_criteria_only": train_criteria_only,
-            "jackknife_folds": jackknife_folds,
-            "user_dictionary_mode": user_dictionary_mode,
-            "user_dictionary_bonus": user_dictionary_bonus,
-            "unbroken_patterns": list(unbroken_patterns),
+            **dataclasses.asdict(checked),
             "user_words": [],
             "symbols": [],
             "bigrams": [],
@@ -246,11 +125,13 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             "lexicons": [],
             "ngram_vectors": None,
         }
-        self.normaliser = Normaliser(fold_width=fold_width, collapse_runs=collapse_runs, opencc=opencc)
+        self.normaliser = Normaliser(
+            fold_width=checked.fold_width, collapse_runs=checked.collapse_runs, opencc=checked.opencc
+        )
         self._symbol_ids = SymbolIds([])
         self._lexicon_matcher: Optional[LexiconMatcher] = None
         self._user_dictionary = UserDictionary()
-        self._pattern_spans = PatternSpans(unbroken_patterns)
+        self._pattern_spans = PatternSpans(checked.unbroken_patterns)
         # The frozen copy of the model that predicts (models/inference.py),
         # built on first use after the weights last changed.
         self._inference = None
@@ -426,7 +307,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
     def _score_sequences(self, sequences: List[numpy.ndarray]) -> List[Floats3d]:
         """Run the model over length-sorted batches of at most ``batch_units`` padded
         units (spaCy's minibatch_by_padded_size), with the inference copy of the
-        model: eval mode, no dropout, torch.inference_mode, no shared mutable state."""
+        model: eval mode, no dropout, torch.inference_mode, no shared mutable state.
+        RETURNS per sequence its scores as numpy (one host copy per batch)."""
         if not sequences:
             return []
         module = self._inference_module()
@@ -437,66 +319,28 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         )
         for batch in batches:
             for seq, score in zip(batch, predict_with(module, self.model, batch)):
-                results[position[id(seq)]] = self.model.ops.to_numpy(score)
+                results[position[id(seq)]] = score
         return results
 
     def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
         """RETURNS per Doc int64 (n_words, 2) word character spans, segmented by
-        each Doc's doc._.criterion where set (multi-criteria models)."""
+        each Doc's doc._.cws_criterion where set (multi-criteria models)."""
         docs = list(docs)
-        return self.segment_texts([doc.text for doc in docs], [doc._.criterion for doc in docs])
-
-    def __call__(self, doc: Doc) -> Doc:
-        """Segment one Doc. RETURNS the segmented Doc (see ``pipe``)."""
-        return next(self.pipe([doc]))
-
-    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
-        """Segment Docs in batches. Each Doc is rebuilt from its words (same
-        text, user data such as doc._.criterion kept) in time linear in its
-        length; spaCy's retokenizer, which is quadratic (minutes for 100,000
-        characters), is used only for a Doc that already carries annotations
-        from an earlier component, so that they are kept."""
-        for docs in util.minibatch(stream, size=batch_size):
-            # doc.text joins every token's text: read it once per Doc.
-            texts = [doc.text for doc in docs]
-            words = self.segment_texts(texts, [doc._.criterion for doc in docs])
-            for doc, text, spans in zip(docs, texts, words):
-                if any(doc.has_annotation(attr) for attr in _KEPT_ANNOTATIONS):
-                    self.set_annotations([doc], [spans])
-                    yield doc
-                else:
-                    segmented = doc_from_spans(doc.vocab, text, spans)
-                    segmented.user_data = dict(doc.user_data)
-                    yield segmented
+        return self.segment_texts([doc.text for doc in docs], [doc._.cws_criterion for doc in docs])
 
     def set_annotations(self, docs: Iterable[Doc], words: List[numpy.ndarray]) -> None:
         """Merge each predicted word's character tokens into one token, in place
-        (spaCy's retokenizer: quadratic in the Doc's length; ``pipe`` avoids it).
+        (merge_words.py): each Doc keeps its identity, text, user data, cats,
+        span groups (re-anchored to the words) and earlier annotations.
+        TrainablePipe's ``__call__`` and ``pipe`` run ``predict`` on a batch of
+        Docs and then this, under the pipeline's error handler.
 
+        words: per Doc int (n_words, 2) word character spans, from ``predict``.
         RAISES ValueError: if a word does not start and end on token edges
             (the Doc was not made by the character pretokenizer).
         """
         for doc, spans in zip(docs, words):
-            multi = spans[spans[:, 1] - spans[:, 0] > 1]
-            if not len(multi):
-                continue
-            offsets = doc.to_array([IDX, LENGTH]).astype(numpy.int64)
-            token_starts, token_ends = offsets[:, 0], offsets[:, 0] + offsets[:, 1]
-            first = numpy.searchsorted(token_starts, multi[:, 0])
-            last = numpy.searchsorted(token_ends, multi[:, 1])
-            aligned = (first < len(doc)) & (last < len(doc))
-            aligned[aligned] &= (token_starts[first[aligned]] == multi[aligned, 0]) & (token_ends[last[aligned]] == multi[aligned, 1])
-            if not aligned.all():
-                start, end = multi[numpy.flatnonzero(~aligned)[0]].tolist()
-                raise ValueError(
-                    f"'{self.name}' found tokens that are not single characters in "
-                    f"'{doc.text[start:end]}': use the tokenizer "
-                    "'spacy-cws.CharPretokenizer.v1' before this component."
-                )
-            with doc.retokenize() as retokenizer:
-                for first_token, last_token in zip(first.tolist(), last.tolist()):
-                    if last_token > first_token:
-                        retokenizer.merge(doc[first_token : last_token + 1])
+            merge_words(doc, spans, self.name)
 
     # -- training -------------------------------------------------------------------
 
@@ -508,6 +352,14 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         sgd: Optional[Optimizer] = None,
         losses: Optional[Dict[str, float]] = None,
     ) -> Dict[str, float]:
+        """Learn from a batch of examples (TrainablePipe.update).
+
+        drop: the dropout rate of this update (``[training] dropout`` in
+            ``spacy train``): every dropout of the torch module but attention
+            dropout (models/dropout.py); prediction never drops.
+        RETURNS: ``losses`` with this component's loss added.
+        RAISES ValueError: if the component is not initialized, or see get_loss.
+        """
         if losses is None:
             losses = {}
         losses.setdefault(self.name, 0.0)
@@ -516,6 +368,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         if not any(len(eg.predicted) for eg in examples):
             return losses
         self._check_initialized()
+        set_dropout_rate(self.model, drop)
         views, spans, sequences = self._featurize_examples(examples)
         scores, backprop = self.model.begin_update(sequences)
         loss, d_scores = self._loss(examples, views, spans, scores)
@@ -562,7 +415,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         texts = [eg.predicted.text for eg in examples]
         n_folds = self.cfg["jackknife_folds"]
         folds = [text_fold(text, n_folds) for text in texts] if n_folds else None
-        return self._featurize(texts, [eg.reference._.criterion for eg in examples], folds)
+        return self._featurize(texts, [eg.reference._.cws_criterion for eg in examples], folds)
 
     def _loss(
         self,
@@ -642,7 +495,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self._set_vocabularies(symbols, bigrams)
         self._set_lexicons(self._lexicon_channels(get_examples, training_lexicon, lexicons))
         self.cfg["criteria"] = (
-            training_criteria((eg.reference._.criterion for eg in get_examples()), self.cfg["criterion"], self.name)
+            training_criteria((eg.reference._.cws_criterion for eg in get_examples()), self.cfg["criterion"], self.name)
             if self.cfg["multi_criteria"]
             else []
         )
@@ -654,7 +507,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             self.add_words(load_lexicon(str(user_dictionary)))
         # Run once on a small sample so shape errors surface now, not mid-training.
         sample = list(islice(get_examples(), 4))
-        self.segment_texts([eg.predicted.text for eg in sample], [eg.reference._.criterion for eg in sample])
+        self.segment_texts([eg.predicted.text for eg in sample], [eg.reference._.cws_criterion for eg in sample])
 
     def _lexicon_channels(
         self, get_examples: Callable[[], Iterable[Example]], training_words: bool, sources: Sequence[str]

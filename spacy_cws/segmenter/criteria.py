@@ -1,8 +1,8 @@
 """Segmentation criteria: which standard (corpus) a text is segmented by.
 
 A multi-criteria model (Qiu et al. 2020) learns one criterion embedding per
-training corpus. Each training Doc names its corpus in ``doc._.criterion``
-(set by conversion); at inference a Doc's own ``doc._.criterion`` wins over
+training corpus. Each training Doc names its corpus in ``doc._.cws_criterion``
+(set by conversion); at inference a Doc's own ``doc._.cws_criterion`` wins over
 the component's default ``criterion`` setting. A single-criterion model has no
 criteria and ignores both.
 """
@@ -50,7 +50,7 @@ def criterion_ids(
             if chosen is None:
                 raise ValueError(
                     f"'{component}' serves several criteria ({known}) and this text has none: set "
-                    "doc._.criterion or the component's 'criterion' setting"
+                    "doc._.cws_criterion or the component's 'criterion' setting"
                 )
             raise ValueError(f"Unknown criterion '{chosen}' for '{component}': the known criteria are {known}")
         ids.append(index[chosen])

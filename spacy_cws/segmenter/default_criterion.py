@@ -17,7 +17,7 @@ def segmenters_of(nlp: Language) -> List[Segmenter]:
 
 def set_default_criterion(nlp: Language, criterion: str) -> None:
     """Segment by ``criterion`` wherever a Doc names none (a Doc's own
-    doc._.criterion still wins): the same as the ``criterion`` setting in the
+    doc._.cws_criterion still wins): the same as the ``criterion`` setting in the
     pipeline's config.
 
     RAISES ValueError: if the pipeline has no multi-criteria segmenter, or one

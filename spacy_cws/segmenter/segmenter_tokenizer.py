@@ -6,17 +6,19 @@ this tokenizer predicts the words and creates the Doc directly from words and
 spaces (``spacy.util.get_words_and_spaces``), like spaCy's ChineseTokenizer.
 ``nlp.tokenizer.pipe(texts)`` segments texts in batches.
 """
-from typing import Callable, Iterable, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterable, Iterator, Optional
 
 from spacy.language import Language
 from spacy.tokens import Doc
+from spacy.training import Example, validate_examples
 from spacy.util import DummyTokenizer, load_model_from_config, minibatch, registry
 from spacy.vocab import Vocab
 from thinc.api import Model
 
 from .component import Segmenter
 from .doc_from_spans import doc_from_spans
-from .unbroken_spans import DEFAULT_PATTERNS
+from .scorer import score_segmentation
+from .settings import takes_settings
 
 
 class SegmenterTokenizer(DummyTokenizer):
@@ -36,12 +38,27 @@ class SegmenterTokenizer(DummyTokenizer):
         return self._make_doc(text, self.segmenter.segment_texts([text])[0])
 
     def pipe(self, texts: Iterable[str], batch_size: Optional[int] = None) -> Iterator[Doc]:
+        """Segment texts in batches of ``batch_size`` (default: the tokenizer's)
+        texts, each batch one run of the model. spaCy's ``nlp.pipe`` calls the
+        tokenizer text by text; call this for throughput.
+
+        YIELDS: per text its Doc of words, in order.
+        """
         for batch in minibatch(texts, size=batch_size or self.batch_size):
             for text, spans in zip(batch, self.segmenter.segment_texts(batch)):
                 yield self._make_doc(text, spans)
 
     def _make_doc(self, text: str, spans) -> Doc:
         return doc_from_spans(self.vocab, text, spans)
+
+    def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, Any]:
+        """The segmentation scores (token_acc, token_p, token_r, token_f), as the
+        ``gd_segmenter`` component reports them: ``nlp.evaluate`` calls this.
+
+        RAISES TypeError: if ``examples`` are not Examples (spaCy's validate_examples).
+        """
+        validate_examples(examples, "SegmenterTokenizer.score")
+        return score_segmentation(examples)
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         return self.segmenter.to_bytes(exclude=exclude)
@@ -59,48 +76,13 @@ class SegmenterTokenizer(DummyTokenizer):
 
 
 @registry.tokenizers("spacy-cws.SegmenterTokenizer.v1")
-def create_segmenter_tokenizer(
-    model: Model,
-    max_length: int = 256,
-    batch_units: int = 2048,
-    precision: str = "float32",
-    fold_width: bool = True,
-    collapse_runs: bool = True,
-    opencc: Optional[str] = None,
-    bigram_min_count: int = 0,
-    multi_criteria: bool = False,
-    criterion: Optional[str] = None,
-    train_criteria_only: bool = False,
-    jackknife_folds: int = 10,
-    user_dictionary_mode: str = "force",
-    user_dictionary_bonus: float = 2.0,
-    unbroken_patterns: List[str] = DEFAULT_PATTERNS,
-    batch_size: int = 256,
-) -> Callable[[Language], SegmenterTokenizer]:
-    """The settings are those of the ``gd_segmenter`` factory, plus batch_size
-    (texts per batch in ``pipe``)."""
+@takes_settings
+def create_segmenter_tokenizer(model: Model, batch_size: int = 256, **settings) -> Callable[[Language], SegmenterTokenizer]:
+    """The settings are those of the ``gd_segmenter`` factory (SegmenterSettings),
+    plus batch_size (texts per batch in ``pipe``)."""
 
     def make_tokenizer(nlp: Language) -> SegmenterTokenizer:
-        segmenter = Segmenter(
-            nlp.vocab,
-            model,
-            "tokenizer",
-            max_length=max_length,
-            batch_units=batch_units,
-            precision=precision,
-            fold_width=fold_width,
-            collapse_runs=collapse_runs,
-            opencc=opencc,
-            bigram_min_count=bigram_min_count,
-            multi_criteria=multi_criteria,
-            criterion=criterion,
-            train_criteria_only=train_criteria_only,
-            jackknife_folds=jackknife_folds,
-            user_dictionary_mode=user_dictionary_mode,
-            user_dictionary_bonus=user_dictionary_bonus,
-            unbroken_patterns=unbroken_patterns,
-        )
-        return SegmenterTokenizer(nlp.vocab, segmenter, batch_size)
+        return SegmenterTokenizer(nlp.vocab, Segmenter(nlp.vocab, model, "tokenizer", **settings), batch_size)
 
     return make_tokenizer
 

@@ -11,7 +11,7 @@ from typing import Iterable, List, Sequence, Tuple
 
 import numpy
 
-from ..models.pytorch_gd_transformer import BOS, EOS, N_SPECIAL_SYMBOLS, UNK
+from ..models.symbol_specials import BOS, EOS, N_SPECIAL_SYMBOLS, UNK
 from .character_view import code_points
 
 SEQUENCE_START = "<s>"

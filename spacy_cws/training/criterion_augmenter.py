@@ -1,7 +1,7 @@
 """``spacy-cws.criterion_from_reference.v1``: give each predicted Doc its reference's criterion.
 
 spaCy's Corpus makes an Example's predicted Doc from the reference text alone,
-so ``doc._.criterion`` (stored on the reference Docs by conversion) is lost.
+so ``doc._.cws_criterion`` (stored on the reference Docs by conversion) is lost.
 A multi-criteria segmenter reads the reference's criterion in training, but
 ``nlp.evaluate`` (the dev scores of ``spacy train``) runs the pipeline on the
 predicted Docs: with this augmenter on ``[corpora.dev]`` each dev sentence is
@@ -17,7 +17,7 @@ from spacy.util import registry
 @registry.augmenters("spacy-cws.criterion_from_reference.v1")
 def create_criterion_from_reference() -> Callable[[Language, Example], Iterator[Example]]:
     def copy_criterion(nlp: Language, example: Example) -> Iterator[Example]:
-        example.predicted._.criterion = example.reference._.criterion
+        example.predicted._.cws_criterion = example.reference._.cws_criterion
         yield example
 
     return copy_criterion

@@ -25,7 +25,7 @@ def test_join_corpora_keeps_each_docs_criterion(two_criteria_nlp, tmp_path):
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "joint" / "train").iterdir()) == ["coarse.spacy", "fine.spacy"]
     docs = DocBin().from_disk(tmp_path / "joint" / "train" / "fine.spacy").get_docs(two_criteria_nlp.vocab)
-    assert [doc._.criterion for doc in docs] == ["fine"] * 3
+    assert [doc._.cws_criterion for doc in docs] == ["fine"] * 3
 
 
 def test_join_corpora_names_a_missing_corpus(tmp_path):

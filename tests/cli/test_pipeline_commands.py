@@ -55,7 +55,7 @@ def test_prepare_keeps_official_files_and_splits_dev(sighan_assets, prepared):
     dev = list(spacy.tokens.DocBin().from_disk(prepared / "dev.spacy").get_docs(nlp.vocab))
     assert (len(train), len(dev)) == (18, 6)  # 24 sentences, the last quarter (rounded up) dev
     assert [[t.text for t in doc] for doc in dev] == [s.split() for s in (SENTENCES * 3)[18:]]
-    assert {doc._.criterion for doc in train + dev} == {"pku"}
+    assert {doc._.cws_criterion for doc in train + dev} == {"pku"}
     assert (prepared / "train_words.txt").read_bytes() == paths["train_words"].read_bytes()
     assert (prepared / "test_input.utf8").read_bytes() == paths["test_raw"].read_bytes()
     assert (prepared / "test_gold.utf8").read_bytes() == paths["test_gold"].read_bytes()

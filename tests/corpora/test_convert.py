@@ -58,7 +58,7 @@ def test_convert_round_trip(toy_corpus, tmp_path):
     assert [[t.text for t in doc] for doc in docs] == sentences
     assert [doc.text for doc in docs] == ["".join(words) for words in sentences]
     assert all(not t.whitespace_ for doc in docs for t in doc)
-    assert {doc._.criterion for doc in docs} == {"toy"}
+    assert {doc._.cws_criterion for doc in docs} == {"toy"}
     assert (report.lines, report.blank_lines, report.criterion) == (14, 2, "toy")
     assert len(report.outputs) == 1 and report.outputs[0].path == out
     n_words = sum(map(len, sentences))
@@ -111,7 +111,7 @@ def _check_real(path, out, fmt, counts):
     for doc, sentence in zip(docs, sentences):
         assert [t.text for t in doc] == sentence.words
         assert doc.text == "".join(sentence.words)
-        assert doc._.criterion == "real"
+        assert doc._.cws_criterion == "real"
 
 
 def test_convert_real_ctb6_dev(shared_data, tmp_path):
@@ -145,7 +145,7 @@ def test_cli_convert(cli, toy_corpus, tmp_path):
     result = cli(toy_corpus, train, "--dev-output", dev, "--words-output", words)
     assert result.exit_code == 0, result.output
     # No --criterion: the input file's stem.
-    assert {doc._.criterion for doc in _docs(train) + _docs(dev)} == {"toy"}
+    assert {doc._.cws_criterion for doc in _docs(train) + _docs(dev)} == {"toy"}
     assert len(_docs(dev)) == 2 and words.exists()
     assert "Skipped 2 blank line(s) of 14" in result.output
 

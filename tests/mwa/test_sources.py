@@ -150,3 +150,18 @@ def test_pipeline_source_uses_a_saved_pipeline(tmp_path):
     assert_covers(text, source(char_pipeline().make_doc(text)))
     with pytest.raises(FileNotFoundError, match="saved pipeline"):
         sources.get("spacy-cws.pipeline_tokens.v1")(path=str(tmp_path / "absent"))
+
+
+def test_sources_registry_is_a_custom_spacy_registry():
+    """registry.create made it: configs resolve @cws_sources, and the setup.cfg
+    entry-point group is the one the registry reads."""
+    import configparser
+    from pathlib import Path
+
+    assert registry.cws_sources is sources
+    resolved = registry.resolve({"source": {"@cws_sources": "spacy-cws.characters.v1"}})["source"]
+    assert words_of("新华社", resolved(char_pipeline().make_doc("新华社"))) == ["新", "华", "社"]
+    setup = configparser.ConfigParser()
+    setup.read(Path(__file__).resolve().parents[2] / "setup.cfg")
+    group = setup["options.entry_points"][sources.entry_point_namespace]
+    assert "spacy-cws.jieba.v1 = spacy_cws.mwa.sources:create_jieba_source" in group

@@ -1,7 +1,7 @@
 import pytest
 import spacy
 
-from spacy_cws.models.pytorch_gd_transformer import UNK
+from spacy_cws.models.symbol_specials import UNK
 from spacy_cws.segmenter.symbol_ids import SymbolIds
 
 from ..segmentation_data import MODEL, SENTENCES, blank_pipeline, make_examples, overfit

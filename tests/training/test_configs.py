@@ -12,6 +12,7 @@ from spacy.training.initialize import init_nlp
 from spacy.training.loop import train
 from spacy.util import load_config, registry
 from thinc.api import Config
+from torch import nn
 from typer.testing import CliRunner
 
 from spacy_cws.cli import app
@@ -87,6 +88,23 @@ def test_config_initialises_trains_and_segments(tiny_corpus, name):
     assert _changed(before, after), "no weight changed in training"
     for text in TEXTS:
         assert nlp(text).text == text
+
+
+@pytest.mark.parametrize("name", SEGMENTATION_CONFIGS)
+def test_training_dropout_is_the_model_setting(name):
+    """Each config writes the dropout once: [training] dropout is the model's."""
+    config = load_config(CONFIGS / f"{name}.cfg", interpolate=True)
+    assert config["training"]["dropout"] == config["components"]["gd_segmenter"]["model"]["dropout"] > 0
+
+
+def test_training_dropout_reaches_the_torch_model(tiny_corpus):
+    """spaCy's training loop passes [training] dropout to every update."""
+    nlp, _, _ = _train("cpu_san_crf", tiny_corpus, **{"training.dropout": 0.37})
+    model = nlp.get_pipe("gd_segmenter").model
+    assert model.attrs["dropout_rate"] == 0.37
+    rates = {m.p for m in torch_module(model).modules() if isinstance(m, nn.Dropout)}
+    rates |= {m.dropout for m in torch_module(model).modules() if isinstance(m, nn.MultiheadAttention)}
+    assert rates == {0.37}
 
 
 def test_paper_config_uses_the_noam_schedule():

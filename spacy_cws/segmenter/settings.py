@@ -1,0 +1,110 @@
+"""The settings of a segmenter, written once for every place that takes them.
+
+The ``gd_segmenter`` factory, ``Segmenter.__init__`` and the
+``spacy-cws.SegmenterTokenizer.v1`` tokenizer all take these keyword settings.
+spaCy's config system reads a registered function's parameters from its
+signature, so :func:`takes_settings` gives such a function one keyword
+parameter per field of :class:`SegmenterSettings`, with its type and default.
+"""
+import dataclasses
+import inspect
+from dataclasses import dataclass, field
+from typing import Callable, List, Optional, TypeVar
+
+from ..models.inference import check_precision
+from .unbroken_spans import DEFAULT_PATTERNS
+
+USER_DICTIONARY_MODES = ("force", "prefer")
+F = TypeVar("F", bound=Callable)
+
+
+@dataclass
+class SegmenterSettings:
+    """A segmenter's settings (its config block besides ``model`` and ``scorer``).
+
+    max_length: most units in one model sequence; longer texts are cut (at
+        clause ends where possible) and reassembled.
+    batch_units: most padded units in one inference batch (a few thousand
+        keep a batch's activations in the CPU's L2 cache).
+    precision: the dtype of the model's inference copy (models/inference.py),
+        "float32" or "bfloat16" (oneDNN's bf16 matmuls: fast on CPUs with
+        AVX512-BF16 or AMX, slow elsewhere); training is always float32.
+    fold_width, collapse_runs, opencc: the model's view of the text (see Normaliser).
+    bigram_min_count: keep training bigrams seen at least this often as
+        features (0 = no bigram vocabulary; needs a model with bigram_width 0).
+    multi_criteria: learn one criterion embedding per training corpus
+        (doc._.cws_criterion of the training Docs; Qiu et al. 2020).
+    criterion: the default criterion at inference (a Doc's own
+        doc._.cws_criterion wins), and of training Docs that name none.
+    train_criteria_only: update only the criterion embeddings, everything
+        else frozen (transfer to a new criterion; see add_criterion).
+    jackknife_folds: folds of the training-words lexicon (see
+        lexicon/match_features.py): a training sentence sees only the words of
+        the other folds; 0 = no jackknifing. The lexicons themselves are chosen
+        in [initialize.components.NAME] (see ``Segmenter.initialize``).
+    user_dictionary_mode: how user dictionary words (``add_words``) act:
+        "force" (each occurrence is one word) or "prefer" (they join the
+        model's last lexicon channel; a model without a lexicon gets a soft
+        bonus in decoding instead, see dictionary_bonus.py).
+    user_dictionary_bonus: the "prefer" bonus of a model without a lexicon,
+        in logit units (nats) per decision.
+    unbroken_patterns: regular expressions whose matches are never cut inside
+        (default: URLs, e-mail addresses, numbers with separators and units);
+        grapheme clusters are never cut either, whatever the patterns.
+    RAISES ValueError: for a value out of range (named in the message);
+        TypeError: for an unknown setting.
+    """
+
+    max_length: int = 256
+    batch_units: int = 2048
+    precision: str = "float32"
+    fold_width: bool = True
+    collapse_runs: bool = True
+    opencc: Optional[str] = None
+    bigram_min_count: int = 0
+    multi_criteria: bool = False
+    criterion: Optional[str] = None
+    train_criteria_only: bool = False
+    jackknife_folds: int = 10
+    user_dictionary_mode: str = "force"
+    user_dictionary_bonus: float = 2.0
+    unbroken_patterns: List[str] = field(default_factory=lambda: list(DEFAULT_PATTERNS))
+
+    def __post_init__(self):
+        self.unbroken_patterns = list(self.unbroken_patterns)
+        if self.user_dictionary_mode not in USER_DICTIONARY_MODES:
+            raise ValueError(
+                f"gd_segmenter needs user_dictionary_mode in {USER_DICTIONARY_MODES}, got '{self.user_dictionary_mode}'"
+            )
+        if self.jackknife_folds < 0 or self.jackknife_folds > 62:
+            raise ValueError(f"gd_segmenter needs 0 <= jackknife_folds <= 62, got {self.jackknife_folds}")
+        if self.bigram_min_count < 0:
+            raise ValueError(f"gd_segmenter needs bigram_min_count >= 0, got {self.bigram_min_count}")
+        if self.max_length < 1 or self.batch_units < self.max_length + 2:
+            raise ValueError(
+                f"gd_segmenter needs max_length >= 1 and batch_units >= max_length + 2, "
+                f"got max_length={self.max_length}, batch_units={self.batch_units}"
+            )
+        check_precision(self.precision)
+
+
+def default_settings() -> dict:
+    """The settings' defaults by name, as a config block lists them."""
+    return dataclasses.asdict(SegmenterSettings())
+
+
+def takes_settings(func: F) -> F:
+    """Give ``func`` (which takes ``**settings``) a signature with one keyword
+    parameter per setting, so that spaCy's config system fills and validates
+    them as for any registered function."""
+    signature = inspect.signature(func)
+    params = [p for p in signature.parameters.values() if p.kind != inspect.Parameter.VAR_KEYWORD]
+    defaults = default_settings()
+    hints = {f.name: f.type for f in dataclasses.fields(SegmenterSettings)}
+    params += [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=defaults[name], annotation=hints[name])
+        for name in defaults
+    ]
+    func.__signature__ = signature.replace(parameters=params)
+    func.__annotations__ = {**func.__annotations__, **hints}
+    return func

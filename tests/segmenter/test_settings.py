@@ -1,0 +1,43 @@
+"""The segmenter's settings are written once (SegmenterSettings) and reach every form."""
+import dataclasses
+
+import pytest
+import spacy
+from confection import ConfigValidationError
+
+from spacy_cws.segmenter.component import Segmenter
+from spacy_cws.segmenter.settings import SegmenterSettings
+
+from ..segmentation_data import MODEL, blank_pipeline
+
+GD_MODEL = {"@architectures": "spacy-cws.GDTransformer.v1", **MODEL}
+CHANGED = {"max_length": 64, "batch_units": 300, "jackknife_folds": 3, "user_dictionary_mode": "prefer", "opencc": None}
+
+
+def test_component_and_tokenizer_take_the_settings():
+    nlp = blank_pipeline()
+    component = nlp.add_pipe("gd_segmenter", config={"model": MODEL, **CHANGED})
+    tokenizer_nlp = spacy.blank(
+        "zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-cws.SegmenterTokenizer.v1", "model": GD_MODEL, **CHANGED}}}
+    )
+    names = [f.name for f in dataclasses.fields(SegmenterSettings)]
+    for segmenter in (component, tokenizer_nlp.tokenizer.segmenter):
+        assert isinstance(segmenter, Segmenter)
+        assert {name: segmenter.cfg[name] for name in CHANGED} == CHANGED
+        assert [name for name in segmenter.cfg if name in names] == names
+    assert set(nlp.config["components"]["gd_segmenter"]) == {"factory", "model", *names, "scorer"}
+
+
+@pytest.mark.parametrize("config", [{"max_lenght": 64}, {"max_length": "long"}])
+def test_unknown_or_mistyped_settings_are_named(config):
+    with pytest.raises(ConfigValidationError, match="max_len"):
+        blank_pipeline().add_pipe("gd_segmenter", config={"model": MODEL, **config})
+    with pytest.raises(ConfigValidationError, match="max_len"):
+        spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-cws.SegmenterTokenizer.v1", "model": GD_MODEL, **config}}})
+
+
+def test_out_of_range_settings_are_named():
+    with pytest.raises(ValueError, match="jackknife_folds"):
+        SegmenterSettings(jackknife_folds=63)
+    with pytest.raises(TypeError):
+        Segmenter(blank_pipeline().vocab, None, max_lenght=3)
