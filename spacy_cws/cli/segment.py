@@ -46,12 +46,9 @@ class UserDictionaryMode(str, Enum):
     prefer = "prefer"
 
 
-class OutputFormat(str, Enum):
-    text = "text"
-    jsonl = "jsonl"
+class LineFormat(str, Enum):
+    """How a line of input or output holds its text: plain, or a JSON object."""
 
-
-class InputFormat(str, Enum):
     text = "text"
     jsonl = "jsonl"
 
@@ -111,18 +108,18 @@ def jsonl_text(line: str, name: str, number: int) -> str:
 
 
 def read_texts(
-    stream: BinaryIO, name: str, progress: Optional[tqdm], max_length: int, input_format: InputFormat
+    stream: BinaryIO, name: str, progress: Optional[tqdm], max_length: int, input_format: LineFormat
 ) -> Iterator[str]:
     """The documents of one input, in order: its lines (read_lines), or with
     ``input_format`` jsonl the "text" field of each line's JSON object.
     RAISES InputError as read_lines and jsonl_text do."""
     lines = read_lines(stream, name, progress, max_length)
-    if input_format == InputFormat.text:
+    if input_format == LineFormat.text:
         return lines
     return (jsonl_text(line, name, number) for number, line in enumerate(lines, start=1))
 
 
-def read_inputs(inputs: List[str], progress: tqdm, max_length: int, input_format: InputFormat) -> Iterator[str]:
+def read_inputs(inputs: List[str], progress: tqdm, max_length: int, input_format: LineFormat) -> Iterator[str]:
     """Yield the documents of all inputs in order; ``-`` is standard input."""
     for name in inputs:
         if name == STDIN:
@@ -209,9 +206,9 @@ def format_jsonl(doc: Doc) -> str:
     return line + "\n"
 
 
-FORMATTERS: Dict[OutputFormat, Callable[[Doc], str]] = {
-    OutputFormat.text: format_text,
-    OutputFormat.jsonl: format_jsonl,
+FORMATTERS: Dict[LineFormat, Callable[[Doc], str]] = {
+    LineFormat.text: format_text,
+    LineFormat.jsonl: format_jsonl,
 }
 
 
@@ -238,11 +235,11 @@ def segment_cli(
         "zh_cws_gd", "--model", "-m", help="Pipeline name or path (with gd_segmenter, or a SegmenterTokenizer)."
     ),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write instead of standard output."),
-    output_format: OutputFormat = typer.Option(
-        OutputFormat.text, "--format", "-f", help="text: words separated by spaces; jsonl: text, words and offsets."
+    output_format: LineFormat = typer.Option(
+        LineFormat.text, "--format", "-f", help="text: words separated by spaces; jsonl: text, words and offsets."
     ),
-    input_format: InputFormat = typer.Option(
-        InputFormat.text, "--input-format", help='text: one text a line; jsonl: the "text" field of each JSON line.'
+    input_format: LineFormat = typer.Option(
+        LineFormat.text, "--input-format", help='text: one text a line; jsonl: the "text" field of each JSON line.'
     ),
     batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch."),
     criterion: Optional[str] = CRITERION_OPTION,
