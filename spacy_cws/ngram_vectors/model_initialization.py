@@ -68,11 +68,13 @@ def _copy_rows(table: nn.Embedding, ids: numpy.ndarray, vectors: numpy.ndarray) 
     return int(len(ids))
 
 
-def copy_into_model(module: nn.Module, symbol_ids: SymbolIds, vectors: NgramVectors) -> Dict[str, int]:
+def copy_into_model(
+    module: nn.Module, symbol_ids: SymbolIds, symbols: Sequence[str], vectors: NgramVectors
+) -> Dict[str, int]:
     """Start module.embedding (and module.bigram_embedding, when the model has
-    one) from the vectors. RETURNS the rows copied per table."""
-    def known(symbol: str) -> bool:
-        return symbol in (SEQUENCE_START, SEQUENCE_END) or int(symbol_ids.unigram_ids(symbol)[0]) != UNK
+    one) from the vectors. symbols: the unigram vocabulary of symbol_ids.
+    RETURNS the rows copied per table."""
+    known_symbols = {*symbols, SEQUENCE_START, SEQUENCE_END}
 
     unigram_keys = [key for key in vectors.unigrams.index_to_key if len(key) == 1]
     copied = {"unigrams": _copy_rows(
@@ -80,7 +82,7 @@ def copy_into_model(module: nn.Module, symbol_ids: SymbolIds, vectors: NgramVect
     )}
     bigram_table = getattr(module, "bigram_embedding", None)
     if bigram_table is not None:
-        keys = [key for key in vectors.bigrams.index_to_key if all(map(known, split_bigram_key(key)))]
+        keys = [key for key in vectors.bigrams.index_to_key if known_symbols.issuperset(split_bigram_key(key))]
         pairs = [split_bigram_key(key) for key in keys]
         copied["bigrams"] = _copy_rows(bigram_table, symbol_ids.bigram_ids(pairs), vectors.bigrams[keys])
     return copied

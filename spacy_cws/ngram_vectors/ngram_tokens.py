@@ -8,7 +8,6 @@ text, edges included, as in SymbolIds: (<s>, c[0]), (c[0], c[1]), ...,
 """
 from typing import Iterable, Iterator, List, Tuple
 
-from ..segmenter.character_view import Normaliser
 from ..segmenter.symbol_ids import SEQUENCE_END, SEQUENCE_START
 
 
@@ -32,10 +31,10 @@ def split_bigram_key(key: str) -> Tuple[str, str]:
     raise ValueError(f"{key!r} is not a bigram key (two symbols, or <s>/</s> and one symbol)")
 
 
-def ngram_sequences(texts: Iterable[str], normaliser: Normaliser) -> Iterator[Tuple[List[str], List[str]]]:
-    """Per non-empty text: (its unigram tokens, n; its bigram keys, n + 1)."""
-    for text in texts:
-        symbols = normaliser(text).symbols
+def ngram_sequences(symbol_texts: Iterable[str]) -> Iterator[Tuple[List[str], List[str]]]:
+    """Per non-empty text of symbols (CharacterView.symbols): (its unigram
+    tokens, n; its bigram keys, n + 1)."""
+    for symbols in symbol_texts:
         if not symbols:
             continue
         padded = [SEQUENCE_START, *symbols, SEQUENCE_END]

@@ -14,13 +14,16 @@ from .ngram_vectors import MISSING_GENSIM, NgramVectors
 
 class _TokenCorpus:
     """One side (0 = unigrams, 1 = bigrams) of ngram_sequences, re-iterable as
-    gensim's corpus_iterable needs (one pass to count, one per epoch)."""
+    gensim's corpus_iterable needs (one pass to count, one per epoch). The
+    token lists are rebuilt on each pass from the normalised texts: kept,
+    they would hold one Python string per character (over 1 GB for the
+    6.4M characters of the project's pretraining text)."""
 
-    def __init__(self, texts: Sequence[str], normaliser: Normaliser, side: int):
-        self.texts, self.normaliser, self.side = texts, normaliser, side
+    def __init__(self, symbol_texts: Sequence[str], side: int):
+        self.symbol_texts, self.side = symbol_texts, side
 
     def __iter__(self) -> Iterator[List[str]]:
-        for sequences in ngram_sequences(self.texts, self.normaliser):
+        for sequences in ngram_sequences(self.symbol_texts):
             yield sequences[self.side]
 
 
@@ -53,13 +56,13 @@ def pretrain_ngram_vectors(
         from gensim.models import Word2Vec
     except ImportError as err:
         raise ImportError(MISSING_GENSIM) from err
+    symbol_texts = [normaliser(text).symbols for text in texts]  # normalised once, read every epoch
+    if not any(symbol_texts):
+        raise ValueError("the texts have no symbols: pass the raw text of training splits")
     tables = []
     for side, (width, min_count) in enumerate([(unigram_width, unigram_min_count), (bigram_width, bigram_min_count)]):
-        corpus = _TokenCorpus(texts, normaliser, side)
-        if not any(True for _ in corpus):
-            raise ValueError("the texts have no symbols: pass the raw text of training splits")
         model = Word2Vec(
-            sentences=corpus, vector_size=width, window=window, min_count=min_count,
+            sentences=_TokenCorpus(symbol_texts, side), vector_size=width, window=window, min_count=min_count,
             sg=1, epochs=epochs, seed=seed, workers=workers,
         )
         tables.append(model.wv)

@@ -501,7 +501,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         )
         self._build_model()
         if vectors is not None:
-            copied = copy_into_model(torch_module(self.model), self._symbol_ids, vectors)
+            copied = copy_into_model(torch_module(self.model), self._symbol_ids, self.symbols, vectors)
             self.cfg["ngram_vectors"] = {**vectors.meta, "rows": copied}
         if user_dictionary:
             self.add_words(load_lexicon(str(user_dictionary)))
