@@ -31,7 +31,8 @@ def fetch_cli(
 
     Put every file of CORPUS under ASSETS: kept if already there and
     verified, else copied from --local, else downloaded from its public origin
-    (the SIGHAN 2005 training sets from the official icwb2-data.zip). Files are
+    in project.yml's assets (the SIGHAN 2005 training sets from the official
+    icwb2-data.zip). Files are
     checked by md5, or, without one, by the published SIGHAN 2005 word counts."""
     try:
         fetched = fetch_corpus(corpus, assets, local, check=check)

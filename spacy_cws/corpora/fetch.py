@@ -1,29 +1,38 @@
 """Put a corpus's files under an assets folder, in the catalog layout, verified.
 
+The URLs and md5 sums stand once, in project.yml's ``assets`` section, which
+``spacy project assets`` (weasel) downloads from; this module reads them from
+there (:func:`project_assets`). It exists beside weasel for what weasel's
+assets cannot express: fetching only the files of one corpus, a local copy
+tried before the download (``vars.local_data``, checked against the same
+md5s), and the SIGHAN 2005 training sets, which are members of the official
+icwb2-data.zip (extracted here) with no published checksum (checked against
+the bakeoff's published word counts instead).
+
 Each file the catalog names for a corpus comes from the first of:
 
 1. the destination itself, when it is already there and passes its checks
    (so reruns, e.g. by weasel, do nothing);
 2. a local folder (``--local``, e.g. ../shared/data) holding it at the same
    relative path;
-3. its public origin: a raw GitHub file at a pinned commit (MANIFEST.md), or,
-   for the SIGHAN 2005 training sets, the official icwb2-data.zip.
+3. its public origin in project.yml: a raw GitHub file at a pinned commit
+   (MANIFEST.md), or, for the SIGHAN 2005 training sets, the official
+   icwb2-data.zip.
 
-Files with a known md5 (CHECKSUMS.md5) are checked against it. The zip has no
-published checksum, so SIGHAN 2005 files are also checked against the
-bakeoff's published word counts. A file is written to ``NAME.part`` and only
-moved into place once it passes, so a failed fetch never leaves a bad file.
+A file is written to ``NAME.part`` and only moved into place once it passes,
+so a failed fetch never leaves a bad file.
 """
 import hashlib
 import shutil
 import urllib.request
 import zipfile
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from http.client import HTTPException
 from pathlib import Path
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
+import srsly
 from tqdm import tqdm
 
 from .catalog import get_corpus
@@ -36,7 +45,11 @@ Download = Callable[[str, Path], None]
 # The CorpusFiles fields that hold file paths, in the order they are fetched.
 FILE_FIELDS = ("train", "dev", "test_raw", "test_gold", "train_words")
 
-ICWB2_URL = "http://sighan.cs.uchicago.edu/bakeoff2005/data/icwb2-data.zip"
+# The project whose ``assets`` list the files: the spacy-cws project holding
+# this package (README's install command installs it editable).
+PROJECT_FILE = Path(__file__).resolve().parents[2] / "project.yml"
+ASSETS_DIR = "assets"  # the folder of project.yml's asset destinations
+
 ICWB2_ZIP = "icwb2-data.zip"  # kept in the assets folder: all four corpora use it
 ICWB2_MEMBERS = {
     f"sighan2005/{name}/training.utf8": f"icwb2-data/training/{name}_training.utf8"
@@ -47,54 +60,29 @@ TIMEOUT_S = 60  # per blocking network operation, not for the whole download
 BIG_DOWNLOAD = 1 << 20  # bytes; smaller downloads get no progress bar
 
 
-def _raw_github(repo: str, commit: str) -> Callable[[str], str]:
-    """path -> the raw-file URL of that path in ``repo`` at ``commit``."""
-    return lambda path: f"https://raw.githubusercontent.com/{repo}/{commit}/{path}"
+class Asset(NamedTuple):
+    """A file of project.yml's assets: its public URL and md5 (None: unknown)."""
 
-
-_ICWB2 = _raw_github("yuikns/icwb2-data", "873a51fa6234c644126d2f2c5c603a97809d2e49")
-_MCCWS = _raw_github("hankcs/multi-criteria-cws", "24be488d88617b1e226db745e23268c9a79bfc54")
-
-
-class Known(NamedTuple):
-    md5: str
     url: str
+    md5: Optional[str]
 
 
-# The catalog's files listed in ../shared/data/CHECKSUMS.md5, with their public
-# origins from MANIFEST.md.
-KNOWN_FILES: Dict[str, Known] = {
-    "ctb6/train.seg": Known("bdb85c06e5912a49bb7559b001fe5239", _MCCWS("data/other/ctb/ctb6.train.seg")),
-    "ctb6/dev.seg": Known("ceb397bccdd8fcf786b0dd234a1c96d9", _MCCWS("data/other/ctb/ctb6.dev.seg")),
-    "ctb6/test.seg": Known("8175f8e2030f357050430ceecbfe215f", _MCCWS("data/other/ctb/ctb6.test.seg")),
-    "sighan2008_sxu/train.txt": Known("9068ee443e190e5d48312cb5ef4d1bc4", _MCCWS("data/other/sxu/train.txt")),
-    "sighan2008_sxu/test.txt": Known("df6c491fffeeb91d000c7189cac7a4b7", _MCCWS("data/other/sxu/test.txt")),
-    "zx/train.zhuxian.wordpos": Known(
-        "464f68f5a3902408935514a4dceff90a", _MCCWS("data/other/zx/train.zhuxian.wordpos")
-    ),
-    "zx/dev.zhuxian.wordpos": Known("e12edd3baed3f3b47a4312f7498c2e1c", _MCCWS("data/other/zx/dev.zhuxian.wordpos")),
-    "zx/test.zhuxian.wordpos": Known("0b5e7bde0ccd2327b4f189dbe6df8bdd", _MCCWS("data/other/zx/test.zhuxian.wordpos")),
-    "sighan2005/pku/test.utf8": Known("fdf9780a29918d5168d51d6965a10838", _ICWB2("testing/pku_test.utf8")),
-    "sighan2005/pku/test_gold.utf8": Known("7375c40411bbfa6f10f1873dd204b47a", _ICWB2("gold/pku_test_gold.utf8")),
-    "sighan2005/pku/training_words.utf8": Known(
-        "119390cacc8b6aee0be2d55832939b5a", _ICWB2("gold/pku_training_words.utf8")
-    ),
-    "sighan2005/msr/test.utf8": Known("d27f79f17c698d78778bc11090daf076", _ICWB2("testing/msr_test.utf8")),
-    "sighan2005/msr/test_gold.utf8": Known("658ac25c84dbf39b7d70c88f04906ed5", _ICWB2("gold/msr_test_gold.utf8")),
-    "sighan2005/msr/training_words.utf8": Known(
-        "975cc7403d91c6cc986cc686aee8f852", _ICWB2("gold/msr_training_words.utf8")
-    ),
-    "sighan2005/as/test.utf8": Known("bb91ad2f7d22df8be166b7b33e5133f7", _ICWB2("testing/as_test.utf8")),
-    "sighan2005/as/test_gold.utf8": Known("7f621f0ecace4935c08bb183fbba0a80", _ICWB2("gold/as_testing_gold.utf8")),
-    "sighan2005/as/training_words.utf8": Known(
-        "f3ff6133bfccc106a5421fe5940ccefb", _ICWB2("gold/as_training_words.utf8")
-    ),
-    "sighan2005/cityu/test.utf8": Known("92fa103122e904b232a1b66e5af095b2", _ICWB2("testing/cityu_test.utf8")),
-    "sighan2005/cityu/test_gold.utf8": Known("d7536c6c47789a9801662c458339a983", _ICWB2("gold/cityu_test_gold.utf8")),
-    "sighan2005/cityu/training_words.utf8": Known(
-        "ec46113af4be3552b37908e14d7af813", _ICWB2("gold/cityu_training_words.utf8")
-    ),
-}
+@lru_cache(maxsize=None)
+def project_assets() -> Dict[str, Asset]:
+    """The files under assets/ that PROJECT_FILE's ``assets`` section lists,
+    keyed by their path below assets/ (e.g. "ctb6/train.seg").
+    RAISES FetchError when the project file cannot be read."""
+    try:
+        config = srsly.read_yaml(PROJECT_FILE)
+    except (OSError, ValueError) as err:
+        raise FetchError(f"Cannot read the assets of {PROJECT_FILE}: {err}") from err
+    prefix = ASSETS_DIR + "/"
+    return {
+        entry["dest"][len(prefix) :]: Asset(entry["url"], entry.get("checksum"))
+        for entry in config.get("assets", [])
+        if entry["dest"].startswith(prefix) and entry.get("url")
+    }
+
 
 # Published SIGHAN 2005 statistics: training words and word types (the
 # icwb2-data README's table, Emerson 2005) and gold test words (MANIFEST.md).
@@ -170,11 +158,11 @@ def count_words(path: Path) -> Tuple[int, int]:
 
 def verify(relative: str, label: str, path: Path) -> str:
     """Check the file at ``path``, which is to become ``relative`` in the
-    assets layout, against its known md5 and published count; return how it
-    was verified. RAISES FetchError naming ``label``."""
+    assets layout, against its md5 in project.yml's assets and its published
+    count; return how it was verified. RAISES FetchError naming ``label``."""
     checks = []
-    known = KNOWN_FILES.get(relative)
-    if known is not None:
+    known = project_assets().get(relative)
+    if known is not None and known.md5 is not None:
         actual = md5sum(path)
         if actual != known.md5:
             raise FetchError(f"{label}: md5 mismatch: expected {known.md5}, got {actual}")
@@ -253,8 +241,9 @@ def _fetch_file(
         source = local / relative
         verified = _install(dest, partial(shutil.copyfile, source), partial(check_file, str(source)))
         return [FetchedFile(dest, "local", str(source), verified)]
-    if relative in KNOWN_FILES:
-        url = KNOWN_FILES[relative].url
+    known = project_assets().get(relative)
+    if known is not None and known.md5 is not None:
+        url = known.url
         try:
             verified = _install(dest, partial(download, url), partial(check_file, url))
         except OSError as err:
@@ -276,6 +265,7 @@ def _icwb2_zip(
     """The official SIGHAN 2005 zip: already in ``assets``, in ``local`` (used
     in place), or downloaded into ``assets`` and kept for the other corpora."""
     unchecked = "no published checksum (its members are checked)"
+    url = project_assets()[ICWB2_ZIP].url
     path = assets / ICWB2_ZIP
     if path.is_file():
         return FetchedFile(path, "present", "", unchecked)
@@ -284,18 +274,18 @@ def _icwb2_zip(
 
     def is_zip(tmp: Path) -> str:
         if not zipfile.is_zipfile(tmp):
-            raise FetchError(f"{ICWB2_URL}: not a zip file")
+            raise FetchError(f"{url}: not a zip file")
         return unchecked
 
     try:
-        _install(path, partial(download, ICWB2_URL), is_zip)
+        _install(path, partial(download, url), is_zip)
     except OSError as err:
         hint = (
             f"pass --local with a folder holding {relative} or {ICWB2_ZIP}, "
             f"or place the file at {dest} (or the zip at {path})"
         )
-        raise FetchError(_unavailable(relative, stale, ICWB2_URL, err, hint)) from err
-    return FetchedFile(path, "downloaded", ICWB2_URL, unchecked)
+        raise FetchError(_unavailable(relative, stale, url, err, hint)) from err
+    return FetchedFile(path, "downloaded", url, unchecked)
 
 
 def _extract(archive: Path, member: str, out: Path) -> None:

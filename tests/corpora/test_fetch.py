@@ -7,19 +7,24 @@ from urllib.error import URLError
 
 import pytest
 
+from spacy_cws.corpora.catalog import CORPORA
 from spacy_cws.corpora.fetch import (
-    ICWB2_URL,
-    KNOWN_FILES,
+    FILE_FIELDS,
+    ICWB2_MEMBERS,
+    ICWB2_ZIP,
     PUBLISHED_COUNTS,
     FetchError,
     count_words,
     fetch_corpus,
     md5sum,
+    project_assets,
     verify,
 )
 
 CTB6 = ["ctb6/train.seg", "ctb6/dev.seg", "ctb6/test.seg"]
 SIGHAN2005 = ["pku", "msr", "as", "cityu"]
+KNOWN_FILES = project_assets()  # project.yml's assets
+ICWB2_URL = KNOWN_FILES[ICWB2_ZIP].url
 
 
 def offline(url, dest):
@@ -56,6 +61,20 @@ def fake_icwb2_zip(tmp_path):
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("icwb2-data/training/pku_training.utf8", "上海\u3000浦东 开发\r\n建设\r\n".encode("utf-8"))
     return path
+
+
+def test_project_yml_is_the_one_list_of_origins():
+    """Every catalogued file has its URL and md5 in project.yml's assets, or is a
+    SIGHAN 2005 training set inside the zip listed there (checked by word counts)."""
+    for corpus in CORPORA.values():
+        for field in FILE_FIELDS:
+            relative = getattr(corpus, field)
+            if relative is None:
+                continue
+            if relative in ICWB2_MEMBERS:
+                assert relative in PUBLISHED_COUNTS and KNOWN_FILES[ICWB2_ZIP].md5 is None
+            else:
+                assert KNOWN_FILES[relative].md5 and KNOWN_FILES[relative].url.startswith("https://")
 
 
 def test_local_copy_verified_by_md5(shared_data, tmp_path):
