@@ -9,10 +9,11 @@ live in the torch module; crf_loss.py computes its loss.
 from typing import List
 
 from spacy.util import registry
-from thinc.api import ArgsKwargs, Model, torch2xp, xp2torch
+from thinc.api import Model
 from thinc.types import Floats3d, Ints2d
 
 from .feature_batch import segmentation_model
+from .padding import unpad_outputs
 from .pytorch_bmes_tagger import BMESTagger, validate_tagger_settings
 
 InT = List[Ints2d]
@@ -80,14 +81,5 @@ def build_bmes_tagger_v2(
 
 
 def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
-    X, Y_torch = inputs_outputs
-    Y = torch2xp(Y_torch)  # (B, T, 4)
-    outputs = [Y[None, row, : len(seq)] for row, seq in enumerate(X)]
-
-    def convert_for_torch_backward(dY: OutT) -> ArgsKwargs:
-        dY_padded = model.ops.alloc(Y.shape, dtype=Y.dtype)
-        for row, d in enumerate(dY):
-            dY_padded[row, : d.shape[1]] = d[0]
-        return ArgsKwargs(args=(Y_torch,), kwargs={"grad_tensors": xp2torch(dY_padded)})
-
-    return outputs, convert_for_torch_backward
+    X, Y_torch = inputs_outputs  # Y_torch: (B, T, 4), seen as one head (1, B, T, 4)
+    return unpad_outputs(model.ops, Y_torch[None], [len(seq) for seq in X], batch_axis=1)

@@ -14,6 +14,7 @@ import torch
 from thinc.api import Model, torch2xp, xp2torch
 from thinc.types import Floats3d, Ints1d
 
+from .padding import length_mask
 from .wrapped_module import torch_module
 
 
@@ -40,7 +41,7 @@ def crf_loss(model: Model, scores: List[Floats3d], tags: List[Ints1d]) -> Tuple[
     lengths = [len(seq_tags) for seq_tags in tags]
     emissions = xp2torch(ops.pad([score[0] for score in scores]), requires_grad=True, device=device)
     gold = xp2torch(ops.pad([ops.asarray(seq_tags, dtype="int64") for seq_tags in tags]), device=device)
-    mask = torch.arange(emissions.shape[1], device=device)[None, :] < torch.tensor(lengths, device=device)[:, None]
+    mask = xp2torch(length_mask(ops, lengths, emissions.shape[1]), device=device)
     with torch.enable_grad():
         loss = -crf(emissions, gold, mask, reduction="sum") / sum(lengths)
         loss.backward()

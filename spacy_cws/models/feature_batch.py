@@ -10,12 +10,14 @@ tagger tags only the characters).
 from functools import partial
 from typing import Callable, List, Tuple, Type
 
+import numpy
 import torch
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, xp2torch
 from thinc.types import Ints2d
 
 from .symbol_specials import BOS, EOS
 from .dropout import set_module_dropout
+from .padding import HOST_OPS
 from .pytorch_input_features import N_EXTRA_COLUMNS
 
 # Columns of a sequence's feature array.
@@ -26,31 +28,28 @@ N_FEATURE_COLUMNS = N_BASE_COLUMNS + N_EXTRA_COLUMNS
 def pad_features(model: Model, X: List[Ints2d], is_train: bool, edges: bool) -> Tuple[ArgsKwargs, callable]:
     """thinc convert_inputs for PyTorchWrapper_v2.
 
-    X: per sequence int (n, 11), or (n, 4) without lexicon flags and trigram
-        hashes (they are then 0). edges: add BOS and EOS around each sequence.
+    X: per sequence int (n, 11), or (n, 4) without lexicon flags and
+        trigram hashes (they are then 0), all of one width and dtype. edges: add BOS and
+        EOS around each sequence.
     RETURNS ArgsKwargs of torch int64 tensors (ids (B, T), lengths (B,),
         bigrams (B, T, 2), criteria (B,), extras (B, T, 7)) with T = max n
-        (+ 2 with edges);
-        padding is PAD = 0 everywhere; and a backward callback that returns
-        nothing (integer inputs have no gradient).
+        (+ 2 with edges), padded on the host (padding.HOST_OPS) and moved to
+        torch's default device; padding is PAD = 0 everywhere; and a
+        backward callback that returns nothing (integer inputs have no gradient).
+    RAISES ValueError (from ops.pad) when the sequences differ in width or dtype.
     """
-    ops = model.ops
     offset = 1 if edges else 0
-    lengths = [len(x) + 2 * offset for x in X]
-    ids = ops.alloc2i(len(X), max(lengths), dtype="int64")
-    bigrams = ops.alloc3i(len(X), max(lengths), 2, dtype="int64")
-    extras = ops.alloc3i(len(X), max(lengths), N_EXTRA_COLUMNS, dtype="int64")
-    for row, seq in enumerate(X):
-        ids[row, offset : len(seq) + offset] = seq[:, 0]
-        bigrams[row, offset : len(seq) + offset] = seq[:, 1:3]
-        if seq.shape[1] > N_BASE_COLUMNS:
-            extras[row, offset : len(seq) + offset] = seq[:, N_BASE_COLUMNS:]
-        if edges:
-            ids[row, 0] = BOS
-            ids[row, len(seq) + 1] = EOS
-    criteria = ops.asarray1i([int(seq[0, 3]) if len(seq) else 0 for seq in X], dtype="int64")
-    lengths_arr = ops.asarray1i(lengths, dtype="int64")
-    args = (xp2torch(ids), xp2torch(lengths_arr), xp2torch(bigrams), xp2torch(criteria), xp2torch(extras))
+    n = [len(x) for x in X]
+    features = HOST_OPS.pad(X)  # (B, max n, 11 or 4)
+    batch = HOST_OPS.alloc3i(len(X), max(n) + 2 * offset, N_FEATURE_COLUMNS, dtype="int64")
+    batch[:, offset : offset + features.shape[1], : features.shape[2]] = features
+    if edges:
+        batch[:, 0, 0] = BOS
+        batch[numpy.arange(len(X)), numpy.asarray(n) + 1, 0] = EOS
+    criteria = numpy.asarray([int(seq[0, 3]) if len(seq) else 0 for seq in X], dtype=numpy.int64)
+    lengths = numpy.asarray(n, dtype=numpy.int64) + 2 * offset
+    ids, bigrams, extras = (batch[..., 0], batch[..., 1:3], batch[..., N_BASE_COLUMNS:])
+    args = tuple(xp2torch(numpy.ascontiguousarray(a)) for a in (ids, lengths, bigrams, criteria, extras))
     return ArgsKwargs(args=args, kwargs={}), lambda d_inputs: []
 
 

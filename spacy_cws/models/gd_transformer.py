@@ -7,10 +7,11 @@ training characters), following spacy-experimental's pairwise_bilinear wrapper.
 from typing import List
 
 from spacy.util import registry
-from thinc.api import ArgsKwargs, Model, torch2xp, xp2torch
+from thinc.api import Model
 from thinc.types import Floats3d, Ints2d
 
 from .feature_batch import segmentation_model
+from .padding import unpad_outputs
 from .pytorch_gd_transformer import GDTransformer, validate_settings
 
 InT = List[Ints2d]
@@ -108,14 +109,5 @@ def build_gd_transformer_v2(
 
 
 def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
-    X, Y_torch = inputs_outputs
-    Y = torch2xp(Y_torch)  # (H, B, T - 1, 2)
-    outputs = [Y[:, row, : len(seq) + 1] for row, seq in enumerate(X)]
-
-    def convert_for_torch_backward(dY: OutT) -> ArgsKwargs:
-        dY_padded = model.ops.alloc(Y.shape, dtype=Y.dtype)
-        for row, d in enumerate(dY):
-            dY_padded[:, row, : d.shape[1]] = d
-        return ArgsKwargs(args=(Y_torch,), kwargs={"grad_tensors": xp2torch(dY_padded)})
-
-    return outputs, convert_for_torch_backward
+    X, Y_torch = inputs_outputs  # Y_torch: (H, B, T - 1, 2), gaps n + 1 per sequence
+    return unpad_outputs(model.ops, Y_torch, [len(seq) + 1 for seq in X], batch_axis=1)

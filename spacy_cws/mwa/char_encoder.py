@@ -7,15 +7,15 @@ max_length are cut into windows at token starts and reassembled.
 """
 from typing import Callable, List, Tuple
 
-import numpy
 from spacy.attrs import IDX
 from spacy.tokens import Doc
 from spacy.util import registry
-from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
+from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, xp2torch
 from thinc.types import Floats2d, Ints2d
 
+from ..models.padding import HOST_OPS, length_mask, unpad_outputs
 from .pytorch_char_encoder import CharacterEncoder, hash_characters
-from .windows import window_spans
+from .windows import Window, join_windows, split_windows, window_spans
 
 InT = List[Doc]
 OutT = List[Floats2d]
@@ -65,51 +65,32 @@ def build_char_encoder(
 def forward(model: Model, docs: InT, is_train: bool) -> Tuple[OutT, Callable]:
     settings = model.attrs["settings"]
     width = model.get_dim("nO")
-    windows = []  # (doc index, start, end)
-    ids = []
+    windows: List[Window] = []
+    hashed = []
     for i, doc in enumerate(docs):
-        text = doc.text
         cuts = doc.to_array([IDX]).reshape(-1) if len(doc) else ()
-        hashed = hash_characters(text, settings["n_rows"])
-        for start, end in window_spans(len(text), settings["max_length"], cuts):
-            windows.append((i, start, end))
-            ids.append(hashed[start:end])
+        hashed.append(hash_characters(doc.text, settings["n_rows"]))
+        windows.extend((i, start, end) for start, end in window_spans(len(doc.text), settings["max_length"], cuts))
     if not windows:
         return [model.ops.alloc2f(0, width) for _ in docs], lambda dY: []
-    Y_windows, backprop_windows = model.layers[0](ids, is_train)
-    pieces: List[List[Floats2d]] = [[] for _ in docs]
-    for (i, _, _), Y in zip(windows, Y_windows):
-        pieces[i].append(Y)
-    outputs = [model.ops.xp.concatenate(p, axis=0) if p else model.ops.alloc2f(0, width) for p in pieces]
+    Y_windows, backprop_windows = model.layers[0](split_windows(windows, hashed), is_train)
+    outputs = join_windows(model.ops, windows, Y_windows, len(docs), width)
 
     def backprop(dY: OutT) -> List:
-        backprop_windows([dY[i][start:end] for i, start, end in windows])
+        backprop_windows(split_windows(windows, dY))
         return []
 
     return outputs, backprop
 
 
 def _convert_inputs(model: Model, X: List[Ints2d], is_train: bool):
-    lengths = [len(x) for x in X]
-    ids = numpy.zeros((len(X), max(lengths), 2), dtype=numpy.int64)
-    mask = numpy.zeros((len(X), max(lengths)), dtype=bool)
-    for row, x in enumerate(X):
-        ids[row, : len(x)] = x
-        mask[row, : len(x)] = True
+    ids = HOST_OPS.pad(X)  # (B, T, 2)
+    mask = length_mask(HOST_OPS, [len(x) for x in X], ids.shape[1])
     device = model.shims[0].device
     args = (xp2torch(ids, device=device), xp2torch(mask, device=device))
     return ArgsKwargs(args=args, kwargs={}), lambda d_inputs: []
 
 
 def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
-    X, Y_torch = inputs_outputs
-    Y = torch2xp(Y_torch)  # (B, T, d)
-    outputs = [Y[row, : len(x)] for row, x in enumerate(X)]
-
-    def convert_for_torch_backward(dY: OutT) -> ArgsKwargs:
-        dY_padded = model.ops.alloc(Y.shape, dtype=Y.dtype)
-        for row, d in enumerate(dY):
-            dY_padded[row, : len(d)] = d
-        return ArgsKwargs(args=(Y_torch,), kwargs={"grad_tensors": xp2torch(dY_padded)})
-
-    return outputs, convert_for_torch_backward
+    X, Y_torch = inputs_outputs  # Y_torch: (B, T, width)
+    return unpad_outputs(model.ops, Y_torch, [len(x) for x in X])

@@ -1,14 +1,20 @@
-"""Windows over long texts and segment ids from word lengths (numpy helpers).
+"""Windows over long texts and segment ids from word lengths.
 
 An encoder or the attention sees at most ``max_length`` characters at once: a
 longer text is cut into consecutive windows, preferably at given cut points
 (word boundaries), and the windows' outputs are concatenated again, so nothing
-is truncated.
+is truncated. A window is (doc index, start, end) (``Window``):
+``split_windows`` cuts per-doc arrays into windows, ``join_windows`` joins
+per-window arrays back into per-doc arrays.
 """
 from functools import reduce
 from typing import List, Sequence, Tuple
 
 import numpy
+from thinc.api import Ops
+from thinc.types import ArrayXd, Floats2d
+
+Window = Tuple[int, int, int]  # (doc index, start, end)
 
 
 def window_spans(length: int, max_length: int, cuts: Sequence[int] = ()) -> List[Tuple[int, int]]:
@@ -29,6 +35,25 @@ def window_spans(length: int, max_length: int, cuts: Sequence[int] = ()) -> List
         spans.append((start, end))
         start = end
     return spans
+
+
+def split_windows(windows: Sequence[Window], arrays: Sequence[ArrayXd]) -> List[ArrayXd]:
+    """Per window (i, start, end) the rows arrays[i][start:end] (views)."""
+    return [arrays[i][start:end] for i, start, end in windows]
+
+
+def join_windows(ops: Ops, windows: Sequence[Window], pieces: Sequence[Floats2d], n_docs: int, width: int) -> List[Floats2d]:
+    """Per doc the concatenation, in window order, of its windows' arrays.
+
+    windows: each doc's consecutive windows (window_spans), in doc order.
+    pieces: per window float (end - start, width).
+    RETURNS per doc float (sum of its windows' lengths, width); (0, width)
+        for a doc without windows.
+    """
+    by_doc: List[List[Floats2d]] = [[] for _ in range(n_docs)]
+    for (i, _, _), piece in zip(windows, pieces):
+        by_doc[i].append(piece)
+    return [ops.xp.concatenate(p, axis=0) if p else ops.alloc2f(0, width) for p in by_doc]
 
 
 def segment_ids(lengths: Sequence[int]) -> numpy.ndarray:

@@ -18,11 +18,12 @@ from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
 from thinc.types import Floats2d, Ints2d
 
+from ..models.padding import HOST_OPS, length_mask, unpad_outputs
 from .pytorch_word_aligned_attention import MultiSourceWordAlignedAttention
 from .sources import SEGMENTATIONS_ATTR, get_segmentations
 from .token_pooling import chars_to_tokens
 from .token_vectors_to_characters import TOK2VEC_REF
-from .windows import common_boundaries, segment_ids, window_spans
+from .windows import Window, common_boundaries, join_windows, segment_ids, split_windows, window_spans
 
 MWA_LAYER = "word_aligned_attention"
 ENCODER_REF = "encoder"
@@ -180,7 +181,7 @@ def mwa_forward(model: Model, inputs: Tuple[List[Doc], List[Floats2d]], is_train
     docs, chars = inputs
     names = model.attrs["sources"]
     width = model.get_dim("nO")
-    windows = []  # (doc index, start, end)
+    windows: List[Window] = []
     X = []
     for i, (doc, H) in enumerate(zip(docs, chars)):
         if not len(doc.text):
@@ -192,17 +193,11 @@ def mwa_forward(model: Model, inputs: Tuple[List[Doc], List[Floats2d]], is_train
     if not windows:
         return [model.ops.alloc2f(len(H), width) for H in chars], lambda dY: [model.ops.alloc2f(*H.shape) for H in chars]
     Y_windows, backprop_windows = model.layers[0](X, is_train)
-    pieces: List[List[Floats2d]] = [[] for _ in docs]
-    for (i, _, _), Y in zip(windows, Y_windows):
-        pieces[i].append(Y)
-    outputs = [model.ops.xp.concatenate(p, axis=0) if p else model.ops.alloc2f(0, width) for p in pieces]
+    outputs = join_windows(model.ops, windows, Y_windows, len(docs), width)
 
     def backprop(dY: List[Floats2d]) -> List[Floats2d]:
-        dX_windows = backprop_windows([dY[i][start:end] for i, start, end in windows])
-        dX = [model.ops.alloc2f(*H.shape) for H in chars]
-        for (i, start, end), d in zip(windows, dX_windows):
-            dX[i][start:end] = d
-        return dX
+        dX_windows = backprop_windows(split_windows(windows, dY))
+        return join_windows(model.ops, windows, dX_windows, len(docs), model.get_dim("nI"))
 
     return outputs, backprop
 
@@ -210,13 +205,10 @@ def mwa_forward(model: Model, inputs: Tuple[List[Doc], List[Floats2d]], is_train
 def _convert_inputs(model: Model, X: List[Tuple[Floats2d, Ints2d]], is_train: bool):
     ops = model.ops
     lengths = [len(H) for H, _ in X]
-    hidden = ops.pad([H for H, _ in X], round_to=1)  # (B, T, d)
-    n_sources = X[0][1].shape[0]
-    segments = numpy.zeros((n_sources, len(X), hidden.shape[1]), dtype=numpy.int64)
-    mask = numpy.zeros((len(X), hidden.shape[1]), dtype=bool)
-    for row, (_, ids) in enumerate(X):
-        segments[:, row, : ids.shape[1]] = ops.to_numpy(ids)
-        mask[row, : lengths[row]] = True
+    hidden = ops.pad([H for H, _ in X])  # (B, T, d)
+    by_sequence = HOST_OPS.pad([ops.to_numpy(ids).T for _, ids in X])  # (B, T, M)
+    segments = numpy.ascontiguousarray(by_sequence.transpose(2, 0, 1))  # (M, B, T)
+    mask = length_mask(HOST_OPS, lengths, hidden.shape[1])
     device = model.shims[0].device
     hidden_torch = xp2torch(hidden, requires_grad=is_train, device=device)
     args = (hidden_torch, xp2torch(segments, device=device), xp2torch(mask, device=device))
@@ -225,21 +217,11 @@ def _convert_inputs(model: Model, X: List[Tuple[Floats2d, Ints2d]], is_train: bo
         d_hidden = d_inputs.args[0]
         if d_hidden is None:
             return [ops.alloc2f(n, hidden.shape[2]) for n in lengths]
-        d_hidden = torch2xp(d_hidden)
-        return [d_hidden[row, :n] for row, n in enumerate(lengths)]
+        return ops.unpad(torch2xp(d_hidden), lengths)
 
     return ArgsKwargs(args=args, kwargs={}), convert_from_torch_backward
 
 
 def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
-    X, Y_torch = inputs_outputs
-    Y = torch2xp(Y_torch)  # (B, T, width)
-    outputs = [Y[row, : len(H)] for row, (H, _) in enumerate(X)]
-
-    def convert_for_torch_backward(dY: List[Floats2d]) -> ArgsKwargs:
-        dY_padded = model.ops.alloc(Y.shape, dtype=Y.dtype)
-        for row, d in enumerate(dY):
-            dY_padded[row, : len(d)] = d
-        return ArgsKwargs(args=(Y_torch,), kwargs={"grad_tensors": xp2torch(dY_padded)})
-
-    return outputs, convert_for_torch_backward
+    X, Y_torch = inputs_outputs  # Y_torch: (B, T, width)
+    return unpad_outputs(model.ops, Y_torch, [len(H) for H, _ in X])
