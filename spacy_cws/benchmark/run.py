@@ -33,7 +33,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..corpora.catalog import CorpusFiles, get_corpus
 from ..corpora.formats import read_segmented
-from ..corpora.test_files import read_lines, test_input_and_gold
+from ..corpora.test_files import list_text_lines, test_input_and_gold
 from ..scoring.sighan import score_files
 from .peers import get_peer, missing_model, missing_package
 
@@ -199,7 +199,7 @@ def run_peer(
     load_seconds = time.perf_counter() - start
     rss_loaded = current_rss_mb()
     if test_sets:
-        segment([line for line in read_lines(Path(test_sets[0].input)) if line.strip()][:WARM_UP_LINES])
+        segment([line for line in list_text_lines(Path(test_sets[0].input)) if line.strip()][:WARM_UP_LINES])
     common = {
         **header,
         "status": "ok",
@@ -216,7 +216,7 @@ def run_peer(
     }
     records = []
     for test_set in test_sets:
-        lines = read_lines(Path(test_set.input))
+        lines = list_text_lines(Path(test_set.input))
         # Empty lines stay empty, unsegmented: there is nothing to time, and the
         # scorer skips lines whose gold line is empty.
         texts = [line for line in lines if line.strip()]

@@ -62,8 +62,9 @@ class InputError(Exception):
     """An input that cannot be read or segmented; the message names the file (and line)."""
 
 
-def read_lines(stream: BinaryIO, name: str, progress: Optional[tqdm], max_length: int) -> Iterator[str]:
-    """Yield the lines of a UTF-8 byte stream, without line ends, one at a time.
+def stream_input_lines(stream: BinaryIO, name: str, progress: Optional[tqdm], max_length: int) -> Iterator[str]:
+    """Yield the lines of a UTF-8 byte stream one at a time, without line ends: the segment
+    CLI's input, streamed with progress and checked against max_length.
 
     Lines end at b"\\n" or b"\\r\\n" (a lone b"\\r" is text); a BOM at the start is dropped.
     progress: updated with the bytes read (None: no progress).
@@ -110,10 +111,10 @@ def jsonl_text(line: str, name: str, number: int) -> str:
 def read_texts(
     stream: BinaryIO, name: str, progress: Optional[tqdm], max_length: int, input_format: LineFormat
 ) -> Iterator[str]:
-    """The documents of one input, in order: its lines (read_lines), or with
+    """The documents of one input, in order: its lines (stream_input_lines), or with
     ``input_format`` jsonl the "text" field of each line's JSON object.
-    RAISES InputError as read_lines and jsonl_text do."""
-    lines = read_lines(stream, name, progress, max_length)
+    RAISES InputError as stream_input_lines and jsonl_text do."""
+    lines = stream_input_lines(stream, name, progress, max_length)
     if input_format == LineFormat.text:
         return lines
     return (jsonl_text(line, name, number) for number, line in enumerate(lines, start=1))

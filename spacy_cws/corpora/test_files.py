@@ -9,8 +9,9 @@ TEST_INPUT = "test_input.utf8"
 TEST_GOLD = "test_gold.utf8"
 
 
-def read_lines(path: Path) -> List[str]:
-    """A UTF-8 file's lines without their line ends (a BOM is kept, as the SIGHAN scorer keeps it).
+def list_text_lines(path: Path) -> List[str]:
+    """A UTF-8 file's decoded lines as a list (formats.read_text_lines without the line numbers),
+    without their line ends (a BOM is kept, as the SIGHAN scorer keeps it).
     RAISES CorpusFormatError naming the file and line of undecodable bytes."""
     return [text for _, text in read_text_lines(path)]
 
@@ -28,7 +29,7 @@ def test_input_and_gold(files: CorpusFiles, assets: Path) -> Tuple[List[str], Li
         # readlines splits on b"\n" only, as Perl's <FILE> does.
         with files.path(assets, "test_gold").open("rb") as gold:
             gold_lines = gold.readlines()
-        return read_lines(files.path(assets, "test_raw")), gold_lines, f"official raw input {files.test_raw}"
+        return list_text_lines(files.path(assets, "test_raw")), gold_lines, f"official raw input {files.test_raw}"
     sentences = [s.words for s in read_segmented(files.path(assets, "test_gold"), files.format)]
     gold_lines = [(" ".join(words) + "\n").encode("utf-8") for words in sentences]
     return ["".join(words) for words in sentences], gold_lines, f"gold words of {files.test_gold} joined"

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from .line_alignment import check_line_alignment
-from .sighan import SighanScore, align_words, read_dictionary, read_lines, score_lines
+from .sighan import SighanScore, align_words, read_dictionary, read_byte_lines, score_lines
 
 PathLike = Union[str, Path]
 
@@ -94,11 +94,11 @@ def analyse_files(
         file is not UTF-8 or not line-aligned with the gold file; ValueError
         when there is nothing to score.
     """
-    gold = read_lines(gold_path)
+    gold = read_byte_lines(gold_path)
     dictionary = read_dictionary(train_words_path)
     analyses = []
     for name, path in system_paths.items():
-        system = read_lines(path)
+        system = read_byte_lines(path)
         check_line_alignment(gold, system, gold_path, path)
         analyses.append(analyse_lines(name, gold, system, dictionary))
     return analyses

@@ -15,7 +15,7 @@ from spacy.scorer import Scorer
 from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 
-from ..corpora.test_files import TEST_GOLD, TEST_INPUT, read_lines
+from ..corpora.test_files import TEST_GOLD, TEST_INPUT, list_text_lines
 from .sighan import score_files
 
 
@@ -43,7 +43,7 @@ def evaluate_corpus(nlp: Language, corpus_dir: Path, system_output: Path, batch_
     for name in (TEST_INPUT, TEST_GOLD, "train_words.txt", "test.spacy"):
         if not (corpus_dir / name).is_file():
             raise FileNotFoundError(f"{corpus_dir / name} is missing: run the prepare command first")
-    lines = read_lines(corpus_dir / TEST_INPUT)
+    lines = list_text_lines(corpus_dir / TEST_INPUT)
     start = time.perf_counter()
     docs = segment(nlp, lines, batch_size)
     seconds = time.perf_counter() - start

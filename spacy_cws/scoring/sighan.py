@@ -102,7 +102,7 @@ class SighanScore:
 
 def read_dictionary(path: PathLike) -> set[bytes]:
     """Read a training word list the way the Perl script does (see module doc)."""
-    return {line[:-1].strip() for line in read_lines(path)}
+    return {line[:-1].strip() for line in read_byte_lines(path)}
 
 
 def score_files(
@@ -117,7 +117,7 @@ def score_files(
         LineMismatchError as score_lines does, naming the file; ValueError
         when there is nothing to score.
     """
-    gold, system = read_lines(gold_path), read_lines(system_path)
+    gold, system = read_byte_lines(gold_path), read_byte_lines(system_path)
     if not perl_compat:
         check_line_alignment(gold, system, gold_path, system_path)
     return score_lines(gold, system, read_dictionary(train_words_path), perl_compat=True)
@@ -151,8 +151,9 @@ def score_lines(
     return totals.result()
 
 
-def read_lines(path: PathLike) -> list[bytes]:
-    """The file's lines as bytes, each with its newline (like Perl's <FH>).
+def read_byte_lines(path: PathLike) -> list[bytes]:
+    """The file's lines as raw bytes, each with its newline (like Perl's <FH>): what the
+    official scorer compares, undecoded.
 
     RAISES FileNotFoundError when ``path`` is missing or a folder.
     """

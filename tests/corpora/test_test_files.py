@@ -1,11 +1,11 @@
 from spacy_cws.corpora.catalog import get_corpus
-from spacy_cws.corpora.test_files import read_lines, write_test_files
+from spacy_cws.corpora.test_files import list_text_lines, write_test_files
 
 
 def test_wordpos_test_files_drop_tags(shared_data, tmp_path):
     input_path, gold_path = write_test_files(get_corpus("zx"), shared_data, tmp_path)
-    inputs = read_lines(input_path)
-    gold = read_lines(gold_path)
+    inputs = list_text_lines(input_path)
+    gold = list_text_lines(gold_path)
     assert len(inputs) == len(gold) == 1394  # ZX test sentences (MANIFEST.md)
     assert gold[0] == "第一 章 隐忧"
     assert inputs[0] == "第一章隐忧"
@@ -17,12 +17,12 @@ def test_official_sighan_files_are_kept_byte_for_byte(shared_data, tmp_path):
     files = get_corpus("cityu")
     _, gold_path = write_test_files(files, shared_data, tmp_path)
     assert gold_path.read_bytes() == files.path(shared_data, "test_gold").read_bytes()
-    inputs = read_lines(tmp_path / "test_input.utf8")
-    assert inputs == read_lines(files.path(shared_data, "test_raw"))
-    assert len(inputs) == len(read_lines(gold_path))
+    inputs = list_text_lines(tmp_path / "test_input.utf8")
+    assert inputs == list_text_lines(files.path(shared_data, "test_raw"))
+    assert len(inputs) == len(list_text_lines(gold_path))
 
 
-def test_read_lines_keeps_unicode_line_separators(tmp_path):
+def test_list_text_lines_keeps_unicode_line_separators(tmp_path):
     path = tmp_path / "lines.txt"
     path.write_bytes("a\u2028b\r\nc\x85d\re\n".encode("utf-8"))
-    assert read_lines(path) == ["a\u2028b", "c\x85d", "e"]
+    assert list_text_lines(path) == ["a\u2028b", "c\x85d", "e"]

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tqdm import tqdm
 
-from spacy_cws.cli.segment import read_lines
+from spacy_cws.cli.segment import stream_input_lines
 from spacy_cws.corpora.formats import read_segmented
 
 from .strategies import SENTENCE, TEXT
@@ -24,7 +24,7 @@ def test_segment_reads_back_every_line(lines, line_end, bom):
     data = ("\ufeff" if bom else "") + "".join(line + line_end for line in lines)
     stream = io.BytesIO(data.encode("utf-8"))
     with tqdm(disable=True) as progress:
-        assert list(read_lines(stream, "input", progress, max_length=10_000)) == lines
+        assert list(stream_input_lines(stream, "input", progress, max_length=10_000)) == lines
 
 
 SEPARATOR = st.text(alphabet=st.sampled_from(list(" \t\u3000\u00a0\u2028\v\f")), min_size=1, max_size=3)

@@ -12,7 +12,7 @@ import pytest
 import spacy
 
 from spacy_cws.benchmark.run import prepare_test_sets
-from spacy_cws.corpora.test_files import read_lines
+from spacy_cws.corpora.test_files import list_text_lines
 
 from ..segmentation_data import MODEL, SENTENCES, blank_pipeline
 
@@ -83,7 +83,7 @@ def test_zh_cws_gd_threads_give_the_sequential_output_on_ctb6(precision, shared_
     """4 threads x 500 CTB6 test sentences give exactly the sequential words."""
     nlp = spacy.load("zh_cws_gd", config={"components": {"gd_segmenter": {"precision": precision}}})
     (test_set,), _ = prepare_test_sets(["ctb6"], shared_data, tmp_path)
-    lines = [line for line in read_lines(Path(test_set.input)) if line.strip()]
+    lines = [line for line in list_text_lines(Path(test_set.input)) if line.strip()]
     chunks = [lines[i * 500 : (i + 1) * 500] for i in range(N_THREADS)]
     sequential = [_words(nlp, chunk) for chunk in chunks]
     assert concurrent_words(nlp, chunks) == sequential

@@ -6,7 +6,7 @@ import pytest
 import spacy
 
 from spacy_cws.benchmark.run import prepare_test_sets
-from spacy_cws.corpora.test_files import read_lines
+from spacy_cws.corpora.test_files import list_text_lines
 from spacy_cws.scoring.evaluate import system_line
 from spacy_cws.scoring.sighan import score_files
 
@@ -37,7 +37,7 @@ def test_model_card_states_data_terms_and_measures(zh_cws_gd):
 def test_model_card_scores_are_reproduced_on_ctb6_test(zh_cws_gd, shared_data, tmp_path):
     """The meta's official CTB6 test scores are what the installed weights give."""
     (test_set,), _ = prepare_test_sets(["ctb6"], shared_data, tmp_path)
-    lines = read_lines(Path(test_set.input))
+    lines = list_text_lines(Path(test_set.input))
     system = tmp_path / "system.seg"
     system.write_bytes("".join(system_line(doc) + "\n" for doc in zh_cws_gd.pipe(lines)).encode("utf-8"))
     measured = score_files(Path(test_set.gold), system, Path(test_set.train_words)).to_dict()
