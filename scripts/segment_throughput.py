@@ -3,7 +3,9 @@
     python scripts/segment_throughput.py metrics/throughput --input corpus/ctb6/test_input.utf8 --characters 10000000
 
 Repeats the lines of INPUT until the corpus holds at least CHARACTERS
-characters (newlines not counted), then segments it once per run (default:
+characters (newlines not counted), written as FILES files of about equal size
+(a corpus is many files; Ray reads each file as one block, so one file would
+keep all but one actor idle), then segments them once per run (default:
 the local engine with 1 process, the local engine with ``--n-process 2`` and
 the ray engine with 2 actors), each in its own ``segment`` process with one
 torch thread per worker. For each run it records the wall time, characters
@@ -14,6 +16,7 @@ results.jsonl and table.md into OUTPUT_DIR. A benchmark, not a test: compare
 the runs with each other; absolute figures depend on the machine's load.
 """
 import filecmp
+import itertools
 import json
 import os
 import subprocess
@@ -29,19 +32,25 @@ import typer
 SAMPLE_SECONDS = 0.5
 
 
-def build_corpus(source: Path, destination: Path, characters: int) -> int:
-    """Write ``source``'s non-empty lines, repeated, to ``destination`` until
-    they hold at least ``characters`` characters. RETURNS the characters written
-    (newlines not counted). RAISES ValueError if ``source`` has no text."""
+def build_corpus(source: Path, destinations: List[Path], characters: int) -> int:
+    """Write ``source``'s non-empty lines, repeated in order, to ``destinations``
+    in turn, about ``characters / len(destinations)`` characters in each, so
+    that together they hold at least ``characters``. RETURNS the characters
+    written (newlines not counted). RAISES ValueError if ``source`` has no text."""
     lines = [line for line in source.read_text(encoding="utf8").splitlines() if line.strip()]
     if not lines:
         raise ValueError(f"{source} holds no text lines")
+    per_file = -(-characters // len(destinations))
+    repeated = itertools.cycle(lines)
     written = 0
-    with destination.open("w", encoding="utf8") as out:
-        while written < characters:
-            for line in lines:
+    for destination in destinations:
+        in_file = 0
+        with destination.open("w", encoding="utf8") as out:
+            while in_file < per_file:
+                line = next(repeated)
                 out.write(line + "\n")
-                written += len(line)
+                in_file += len(line)
+        written += in_file
     return written
 
 
@@ -101,10 +110,10 @@ class TreePeakRSS:
         return self.peaks
 
 
-def run_segment(corpus: Path, output: Path, model: str, engine: str, processes: int) -> dict:
+def run_segment(corpus: List[Path], output: Path, model: str, engine: str, processes: int) -> dict:
     """One ``segment`` run. RETURNS its record (seconds, peak RSS per process).
     RAISES RuntimeError with the command's stderr if it fails."""
-    command = [sys.executable, "-m", "spacy_cws", "segment", str(corpus), "-o", str(output), "-m", model,
+    command = [sys.executable, "-m", "spacy_cws", "segment", *map(str, corpus), "-o", str(output), "-m", model,
                "--engine", engine, "--n-process", str(processes)]
     env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
     start = time.perf_counter()
@@ -121,15 +130,16 @@ def run_segment(corpus: Path, output: Path, model: str, engine: str, processes: 
 
 
 def main(
-    output_dir: Path = typer.Argument(..., help="Folder for corpus.txt, the outputs, results.jsonl and table.md."),
+    output_dir: Path = typer.Argument(..., help="Folder for the corpus files, the outputs, results.jsonl and table.md."),
     input_path: Path = typer.Option(..., "--input", help="Text file to repeat, one text a line."),
     characters: int = typer.Option(10_000_000, "--characters", help="Corpus size in characters (at least)."),
     model: str = typer.Option("zh_cws_gd", "--model", help="Pipeline name or path."),
     runs: str = typer.Option("local:1,local:2,ray:2", "--runs", help="Comma-separated ENGINE:PROCESSES runs."),
+    files: int = typer.Option(8, "--files", min=1, help="Corpus files to write the text into."),
 ):
     """Time `segment` per engine on a repeated corpus and check the outputs are identical."""
     output_dir.mkdir(parents=True, exist_ok=True)
-    corpus = output_dir / "corpus.txt"
+    corpus = [output_dir / f"corpus-{number:02d}.txt" for number in range(files)]
     written = build_corpus(input_path, corpus, characters)
     records = []
     for spec in runs.split(","):

@@ -54,11 +54,16 @@ def test_bfloat16_copy_is_close_and_leaves_the_model_float32():
         numpy.testing.assert_allclose(got, want, atol=0.1 * numpy.abs(want).max())
 
 
-def test_bmes_tagger_copy_gives_the_trained_scores():
+def _bmes_tagger():
     model = build_bmes_tagger(unigram_width=8, bigram_width=4, width=16, depth=2, n_heads=2, ff_width=32, dropout=0.3, window=2)
     model.set_dim("nV", 20)
     model.set_dim("nB", 12)
     model.initialize()
+    return model
+
+
+def test_bmes_tagger_copy_gives_the_trained_scores():
+    model = _bmes_tagger()
     module = inference_module(model, "float32")
     for got, want in zip(predict_with(module, model, _batch()), model.predict(_batch())):
         numpy.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
@@ -67,3 +72,29 @@ def test_bmes_tagger_copy_gives_the_trained_scores():
 def test_unknown_precision_is_refused():
     with pytest.raises(ValueError, match="bfloat16"):
         check_precision("float16")
+
+
+@pytest.mark.parametrize("change", [{}, *ABLATIONS, "bmes"])
+def test_rounding_the_inference_length_changes_no_score(change, monkeypatch):
+    """Batches padded to a multiple of INFERENCE_LENGTH_MULTIPLE give the scores of exact padding."""
+    from spacy_cws.models import feature_batch
+
+    model = _with_random_weights(_bmes_tagger() if change == "bmes" else _initialized({**SETTINGS, **change}))
+    module = inference_module(model, "float32")
+    rounded = predict_with(module, model, _batch())
+    monkeypatch.setattr(feature_batch, "INFERENCE_LENGTH_MULTIPLE", 1)
+    for got, want in zip(rounded, predict_with(module, model, _batch())):
+        assert got.shape == want.shape
+        numpy.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_inference_pads_to_the_length_multiple_and_training_does_not():
+    from spacy_cws.models.feature_batch import INFERENCE_LENGTH_MULTIPLE, pad_features
+
+    model = _initialized(SETTINGS)
+    longest = max(len(seq) for seq in _batch()) + 2  # BOS and EOS
+    inference, _ = pad_features(model, _batch(), False, True)
+    assert inference.args[0].shape[1] % INFERENCE_LENGTH_MULTIPLE == 0
+    assert inference.args[0].shape[1] > longest  # 11 rounded up to 16
+    training, _ = pad_features(model, _batch(), True, True)
+    assert training.args[0].shape[1] == longest
