@@ -31,6 +31,14 @@ N_FEATURE_COLUMNS = N_BASE_COLUMNS + N_EXTRA_COLUMNS
 INFERENCE_LENGTH_MULTIPLE = 16
 
 
+def padded_length(sequence) -> int:
+    """The length a sequence takes in an inference batch: its units plus BOS
+    and EOS, rounded up to a multiple of INFERENCE_LENGTH_MULTIPLE. Batching by
+    it (spaCy's minibatch_by_padded_size) gives full batches one shape per
+    rounded length."""
+    return -(-(len(sequence) + 2) // INFERENCE_LENGTH_MULTIPLE) * INFERENCE_LENGTH_MULTIPLE
+
+
 def pad_features(model: Model, X: List[Ints2d], is_train: bool, edges: bool) -> Tuple[ArgsKwargs, callable]:
     """thinc convert_inputs for PyTorchWrapper_v2.
 

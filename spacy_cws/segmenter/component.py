@@ -32,6 +32,7 @@ from ..component_serialization import CfgAndModelSerialization
 from .character_view import CharacterView, Normaliser
 from .chunking import chunk_spans
 from ..models.criterion_transfer import add_criterion_row, freeze_all_but_criteria
+from ..models.feature_batch import padded_length
 from ..models.inference import inference_module, predict_with
 from .decoding import decode_words
 from .dictionary_bonus import add_dictionary_bonus
@@ -315,7 +316,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         position = {id(seq): i for i, seq in enumerate(sequences)}
         results: List[Optional[Floats3d]] = [None] * len(sequences)
         batches = minibatch_by_padded_size(
-            sequences, size=self.cfg["batch_units"], buffer=len(sequences), get_length=lambda seq: len(seq) + 2
+            sequences, size=self.cfg["batch_units"], buffer=len(sequences), get_length=padded_length
         )
         for batch in batches:
             for seq, score in zip(batch, predict_with(module, self.model, batch)):

@@ -89,12 +89,13 @@ def test_rounding_the_inference_length_changes_no_score(change, monkeypatch):
 
 
 def test_inference_pads_to_the_length_multiple_and_training_does_not():
-    from spacy_cws.models.feature_batch import INFERENCE_LENGTH_MULTIPLE, pad_features
+    from spacy_cws.models.feature_batch import INFERENCE_LENGTH_MULTIPLE, pad_features, padded_length
 
     model = _initialized(SETTINGS)
     longest = max(len(seq) for seq in _batch()) + 2  # BOS and EOS
     inference, _ = pad_features(model, _batch(), False, True)
     assert inference.args[0].shape[1] % INFERENCE_LENGTH_MULTIPLE == 0
     assert inference.args[0].shape[1] > longest  # 11 rounded up to 16
+    assert inference.args[0].shape[1] == max(padded_length(seq) for seq in _batch())
     training, _ = pad_features(model, _batch(), True, True)
     assert training.args[0].shape[1] == longest
