@@ -26,9 +26,14 @@ N_FEATURE_COLUMNS = N_BASE_COLUMNS + N_EXTRA_COLUMNS
 # At inference a batch's length T is rounded up to a multiple of this. The
 # padded positions are masked, so the scores are the same, but batches then
 # take few distinct shapes, and oneDNN's primitive cache (one entry per shape)
-# is reused instead of growing with the stream: over 350,000 characters through
-# `segment`, 1,522 instead of 1,738 MB RSS and 5% faster (docs/experiments/inference.md).
+# is reused instead of growing with the stream: `segment` over 10M characters
+# peaks at 1,632 instead of 2,647 MB (docs/experiments/inference.md).
 INFERENCE_LENGTH_MULTIPLE = 16
+
+
+def _rounded_up(length: int) -> int:
+    """``length`` rounded up to a multiple of INFERENCE_LENGTH_MULTIPLE."""
+    return -(-length // INFERENCE_LENGTH_MULTIPLE) * INFERENCE_LENGTH_MULTIPLE
 
 
 def padded_length(sequence) -> int:
@@ -36,7 +41,7 @@ def padded_length(sequence) -> int:
     and EOS, rounded up to a multiple of INFERENCE_LENGTH_MULTIPLE. Batching by
     it (spaCy's minibatch_by_padded_size) gives full batches one shape per
     rounded length."""
-    return -(-(len(sequence) + 2) // INFERENCE_LENGTH_MULTIPLE) * INFERENCE_LENGTH_MULTIPLE
+    return _rounded_up(len(sequence) + 2)
 
 
 def pad_features(model: Model, X: List[Ints2d], is_train: bool, edges: bool) -> Tuple[ArgsKwargs, callable]:
@@ -58,7 +63,7 @@ def pad_features(model: Model, X: List[Ints2d], is_train: bool, edges: bool) -> 
     features = HOST_OPS.pad(X)  # (B, max n, 11 or 4)
     length = max(n) + 2 * offset
     if not is_train:
-        length = -(-length // INFERENCE_LENGTH_MULTIPLE) * INFERENCE_LENGTH_MULTIPLE
+        length = _rounded_up(length)
     batch = HOST_OPS.alloc3i(len(X), length, N_FEATURE_COLUMNS, dtype="int64")
     batch[:, offset : offset + features.shape[1], : features.shape[2]] = features
     if edges:
