@@ -4,10 +4,10 @@ from pathlib import Path
 import spacy
 import typer
 from spacy.language import Language
-from thinc.api import PyTorchShim
 from wasabi import msg
 
 from . import app
+from ..training.torch_modules import named_torch_modules
 from .errors import fail
 
 
@@ -21,16 +21,9 @@ def halve_torch_weights(nlp: Language) -> int:
     RETURNS: the number of values cast.
     """
     cast = 0
-    for _, component in nlp.components:
-        model = getattr(component, "model", None)
-        if model is None:
-            continue
-        for node in model.walk():
-            for shim in node.shims:
-                if isinstance(shim, PyTorchShim):
-                    module = shim._model
-                    cast += sum(t.numel() for t in module.state_dict().values() if t.is_floating_point())
-                    module.half()
+    for _, module in named_torch_modules(nlp):
+        cast += sum(t.numel() for t in module.state_dict().values() if t.is_floating_point())
+        module.half()
     return cast
 
 

@@ -6,6 +6,8 @@ from itertools import islice
 from pathlib import Path
 
 import pytest
+import spacy
+import torch
 from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 from spacy.training.initialize import init_nlp
@@ -18,6 +20,7 @@ from typer.testing import CliRunner
 from spacy_cws.cli import app
 from spacy_cws.corpora.formats import read_segmented
 from spacy_cws.models.wrapped_module import torch_module
+from spacy_cws.training.weight_checkpoints import checkpoint_step, list_checkpoints
 
 from ..segmentation_data import SENTENCES, TEXTS, blank_pipeline, make_examples
 
@@ -157,3 +160,32 @@ def test_spacy_train_on_ctb6_sentences_learns(shared_data, tmp_path):
     train(nlp, None, stdout=io.StringIO(), stderr=io.StringIO())
     trained = nlp.evaluate(dev)["token_f"]
     assert trained >= untrained + F1_GAIN, (untrained, trained)
+
+
+def test_weight_checkpoints_are_saved_and_averaged(tiny_corpus, tmp_path):
+    """cpu_lexicon.cfg's before_update callback saves the weights before every
+    update from ``start`` on; average-weights loads their mean into the pipeline."""
+    checkpoints = tmp_path / "checkpoints"
+    overrides = {"paths.weight_checkpoints": str(checkpoints), "training.before_update.every": 1, "training.before_update.start": 1}
+    nlp, before, after = _train("cpu_lexicon", tiny_corpus, **overrides)
+    paths = list_checkpoints(checkpoints)
+    assert [checkpoint_step(path) for path in paths] == list(range(1, STEPS + 1))  # spaCy counts steps from 0 to max_steps
+    saved = [torch.load(path)["gd_segmenter.0"] for path in paths]
+    assert _changed(saved[0], saved[-1]) and _changed(before, saved[-1])
+    nlp.to_disk(tmp_path / "last")
+    result = CliRunner().invoke(app, ["average-weights", str(tmp_path / "last"), str(checkpoints), str(tmp_path / "mean"), "--last", "2"])
+    assert result.exit_code == 0, result.output
+    averaged = spacy.load(tmp_path / "mean")
+    weights = _weights(averaged)
+    for name, tensor in weights.items():
+        if tensor.is_floating_point():
+            assert torch.allclose(tensor, (saved[-2][name] + saved[-1][name]) / 2, atol=1e-6), name
+    for text in TEXTS:
+        assert averaged(text).text == text
+
+
+def test_average_weights_names_a_folder_without_checkpoints(trained_nlp, tmp_path):
+    trained_nlp.to_disk(tmp_path / "pipeline")
+    result = CliRunner().invoke(app, ["average-weights", str(tmp_path / "pipeline"), str(tmp_path), str(tmp_path / "mean")])
+    assert result.exit_code != 0
+    assert "no weight checkpoints" in result.output
