@@ -6,6 +6,7 @@ import json
 import pytest
 import spacy
 import srsly
+from spacy.tokens import DocBin
 from typer.testing import CliRunner
 
 from spacy_cws.cli import app
@@ -101,3 +102,20 @@ def test_segment_by_criterion(two_criteria_nlp, tmp_path):
         assert result.stdout.splitlines() == expected
     unknown = runner.invoke(app, ["segment", str(tmp_path / "in.txt"), "--model", str(tmp_path / "nlp"), "-c", "pku"])
     assert unknown.exit_code == 1 and "pku" in unknown.stderr and unknown.stdout == ""
+
+
+def test_teacher_corpus_keeps_each_text_with_the_teachers_words(trained_nlp, tmp_path):
+    trained_nlp.to_disk(tmp_path / "teacher")
+    source = tmp_path / "reviews.csv"
+    source.write_text("label,review\n" + "".join(f"1,{text}\n" for text in TEXTS) + "0,\n", encoding="utf-8")
+    _invoke("teacher-corpus", tmp_path / "teacher", tmp_path / "teacher.spacy", source)
+    docs = list(DocBin().from_disk(tmp_path / "teacher.spacy").get_docs(trained_nlp.vocab))
+    assert [doc.text for doc in docs] == TEXTS  # the empty review is skipped
+    assert [[token.text for token in doc] for doc in docs] == _words(trained_nlp, TEXTS)
+
+
+def test_teacher_corpus_refuses_an_output_that_is_not_a_docbin(trained_nlp, tmp_path):
+    trained_nlp.to_disk(tmp_path / "teacher")
+    result = runner.invoke(app, ["teacher-corpus", str(tmp_path / "teacher"), str(tmp_path / "out.txt"), str(tmp_path / "x.csv")])
+    assert result.exit_code != 0
+    assert "must be a DocBin" in result.output
