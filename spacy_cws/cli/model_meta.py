@@ -4,6 +4,7 @@ from typing import Any, Callable, List, Optional, Sequence
 
 import srsly
 import typer
+from spacy.util import get_package_version
 from wasabi import msg
 
 from ..corpora.catalog import get_corpus
@@ -23,6 +24,7 @@ def build_meta(
     speed_records: Optional[List[dict]] = None,
     lexicons: Sequence[str] = (),
     ngram_vectors: Optional[dict] = None,
+    teacher: Optional[str] = None,
 ) -> dict:
     """meta.json fields naming the training data, the lexicons, their terms and the measured scores.
 
@@ -33,6 +35,8 @@ def build_meta(
     ngram_vectors: the provenance of the pretrained n-gram vectors the model
         started from (the segmenter's cfg["ngram_vectors"]: their source
         files), or None.
+    teacher: the pipeline (name and version) whose words on raw training-split
+        text the model was also trained on (teacher-corpus), or None.
     RAISES KeyError: for an unknown corpus.
     """
     files = get_corpus(corpus)
@@ -64,6 +68,13 @@ def build_meta(
             f" ({ngram_vectors.get('characters', 0):,} characters; training splits only)."
         )
         meta["sources"].append({"name": f"raw text of {sources} (pretrained n-gram vectors)",
+                                "license": "research use only, as each corpus's terms state"})
+    if teacher:
+        meta["description"] += (
+            f" Distilled from {teacher}: also trained on the raw text of training splits (no dev or test text,"
+            f" no ZX) as {teacher} segments it (sequence-level knowledge distillation)."
+        )
+        meta["sources"].append({"name": f"raw training-split text segmented by {teacher}",
                                 "license": "research use only, as each corpus's terms state"})
     if speed_records:
         fields = ("call", "batch_size", "characters", "chars_per_second", "torch_threads", "peak_rss_mb_after_load")
@@ -101,6 +112,9 @@ def model_meta_cli(
     output: Path = typer.Argument(..., help="meta.json fields to pass to spacy package --meta-path."),
     speed: Optional[Path] = typer.Option(None, "--speed", help="JSON lines written by scripts/benchmark_speed.py --output."),
     pipeline: Optional[Path] = typer.Option(None, "--pipeline", help="The pipeline folder, to name its lexicons and their terms."),
+    distilled_from: Optional[str] = typer.Option(
+        None, "--distilled-from", help="The installed teacher pipeline whose words on raw text the model also learned (teacher-corpus)."
+    ),
 ):
     """Write model card fields (training data, its terms, test scores) for spacy package."""
     require_file(metrics, "Metrics file (run evaluate first)")
@@ -114,8 +128,14 @@ def model_meta_cli(
         require_file(cfg_path, "Segmenter cfg of the pipeline")
         segmenter_cfg = read_json_file(cfg_path, srsly.read_json)
     lexicons = [channel["name"] for channel in segmenter_cfg.get("lexicons", [])]
+    teacher = None
+    if distilled_from:
+        version = get_package_version(distilled_from)
+        if version is None:
+            fail(f"--distilled-from {distilled_from}: no such installed pipeline package")
+        teacher = f"{distilled_from} {version}"
     try:
-        meta = build_meta(corpus, metrics_data, speed_records, lexicons, segmenter_cfg.get("ngram_vectors"))
+        meta = build_meta(corpus, metrics_data, speed_records, lexicons, segmenter_cfg.get("ngram_vectors"), teacher)
     except KeyError as err:
         fail(f"Cannot build the model card: {err.args[0]}")
     srsly.write_json(output, meta)

@@ -40,3 +40,10 @@ def test_model_card_names_the_text_of_pretrained_vectors():
     assert "pretrained (word2vec) on the raw text of corpus/ctb6/train.spacy, waimai_10k.csv" in meta["description"]
     assert "1,234,567 characters" in meta["description"]
     assert meta["sources"][-1]["name"].startswith("raw text of corpus/ctb6/train.spacy")
+
+
+def test_model_card_names_the_teacher_of_a_distilled_model():
+    meta = build_meta("ctb6", METRICS, teacher="zh_cws_gd 0.3.1")
+    assert "Distilled from zh_cws_gd 0.3.1" in meta["description"]
+    assert any("segmented by zh_cws_gd 0.3.1" in source["name"] for source in meta["sources"])
+    assert "Distilled" not in build_meta("ctb6", METRICS)["description"]
