@@ -20,7 +20,7 @@ idle machine, or compare against a peer timed in the same run
 import json
 import time
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import List, Optional
 
 import spacy
 import srsly
@@ -28,17 +28,7 @@ import torch
 import typer
 from spacy.tokens import DocBin
 
-from spacy_cws.benchmark.run import current_rss_mb, peak_rss_mb
-
-
-def best_seconds(run: Callable[[], None], repeats: int) -> float:
-    """The fastest of ``repeats`` wall-clock timings of ``run``, in seconds."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
+from spacy_cws.benchmark.run import best_seconds, current_rss_mb, peak_rss_mb
 
 
 def long_document(texts: List[str], characters: int) -> str:

@@ -17,9 +17,8 @@ over TEST_SEG's text (spaces removed) on one torch thread in bfloat16, best of
 student must be to reach pkuseg's pace; it trains nothing. A benchmark, not a
 test: read the ratios, measured in the same run.
 """
-import time
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Dict, List, Optional
 
 import spacy
 import torch
@@ -28,6 +27,7 @@ from spacy.training.initialize import init_nlp
 from spacy.util import load_config
 
 from spacy_cws.benchmark.peers import load_pkuseg_trained
+from spacy_cws.benchmark.run import best_seconds
 
 CONFIG = Path(__file__).resolve().parents[1] / "configs" / "cpu_lexicon.cfg"
 # HiRED acts after layer depth // 2, so a 1-layer model has none.
@@ -44,16 +44,6 @@ VARIANTS: Dict[str, dict] = {
         "bigram_width": 16, "trigram_width": 8, **NO_HIRED,
     },
 }
-
-
-def best_seconds(run: Callable[[], object], repeats: int) -> float:
-    """The fastest of ``repeats`` wall-clock timings of ``run``, in seconds."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def untrained_pipeline(train: Path, model: dict):

@@ -29,7 +29,7 @@ import time
 from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..corpora.catalog import CorpusFiles, get_corpus
 from ..corpora.formats import read_segmented
@@ -138,6 +138,16 @@ def _train_words(files: CorpusFiles, assets: Path, folder: Path) -> Tuple[Path, 
 def _write_lines(path: Path, lines: Sequence[str]) -> None:
     # Bytes, so the line end is "\n" on every platform.
     Path(path).write_bytes("".join(line + "\n" for line in lines).encode("utf-8"))
+
+
+def best_seconds(run: Callable[[], object], repeats: int) -> float:
+    """The fastest of ``repeats`` wall-clock timings of ``run``, in seconds."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 def current_rss_mb() -> Optional[float]:
