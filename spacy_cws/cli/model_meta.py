@@ -25,6 +25,7 @@ def build_meta(
     lexicons: Sequence[str] = (),
     ngram_vectors: Optional[dict] = None,
     teacher: Optional[str] = None,
+    joint_corpora: Sequence[str] = (),
 ) -> dict:
     """meta.json fields naming the training data, the lexicons, their terms and the measured scores.
 
@@ -37,9 +38,12 @@ def build_meta(
         files), or None.
     teacher: the pipeline (name and version) whose words on raw training-split
         text the model was also trained on (teacher-corpus), or None.
+    joint_corpora: the other corpora the model was trained on jointly
+        (multi-criteria; each with its own criterion), e.g. ["sxu"].
     RAISES KeyError: for an unknown corpus.
     """
     files = get_corpus(corpus)
+    joint = [get_corpus(name) for name in joint_corpora]
     official, speed = metrics["official"], metrics["speed"]
     meta = {
         "description": (
@@ -53,9 +57,17 @@ def build_meta(
         "sources": [{"name": files.source, "license": files.terms}],
         "spacy_cws_test_scores": {"corpus": corpus, **official, "chars_per_second": speed["chars_per_second"]},
     }
+    for name, other in zip(joint_corpora, joint):
+        meta["description"] += (
+            f" Trained jointly on {other.source} (multi-criteria: a criterion embedding per corpus; it segments by"
+            f" the {corpus} criterion unless a Doc names another). Its terms: {other.terms}."
+        )
+        meta["license"] += f"; also trained on {name} data: {other.terms}"
+        meta["sources"].append({"name": other.source, "license": other.terms})
     for lexicon in lexicons:
         if lexicon == "training":
-            meta["description"] += f" Lexicon features: the {corpus} training words."
+            taught = f" and the words {teacher} gave the raw text" if teacher else ""
+            meta["description"] += f" Lexicon features: the {corpus} training words{taught}."
             continue
         name, terms = LEXICON_SOURCES.get(lexicon, (f"the user dictionary {lexicon}", "as its provider states"))
         meta["sources"].append({"name": name, "license": terms})
@@ -112,6 +124,7 @@ def model_meta_cli(
     output: Path = typer.Argument(..., help="meta.json fields to pass to spacy package --meta-path."),
     speed: Optional[Path] = typer.Option(None, "--speed", help="JSON lines written by scripts/benchmark_speed.py --output."),
     pipeline: Optional[Path] = typer.Option(None, "--pipeline", help="The pipeline folder, to name its lexicons and their terms."),
+    joint_corpus: List[str] = typer.Option([], "--joint-corpus", help="Another corpus the model was trained on jointly (multi-criteria); repeatable."),
     distilled_from: Optional[str] = typer.Option(
         None, "--distilled-from", help="The installed teacher pipeline whose words on raw text the model also learned (teacher-corpus)."
     ),
@@ -135,7 +148,7 @@ def model_meta_cli(
             fail(f"--distilled-from {distilled_from}: no such installed pipeline package")
         teacher = f"{distilled_from} {version}"
     try:
-        meta = build_meta(corpus, metrics_data, speed_records, lexicons, segmenter_cfg.get("ngram_vectors"), teacher)
+        meta = build_meta(corpus, metrics_data, speed_records, lexicons, segmenter_cfg.get("ngram_vectors"), teacher, joint_corpus)
     except KeyError as err:
         fail(f"Cannot build the model card: {err.args[0]}")
     srsly.write_json(output, meta)

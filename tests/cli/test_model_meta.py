@@ -43,7 +43,17 @@ def test_model_card_names_the_text_of_pretrained_vectors():
 
 
 def test_model_card_names_the_teacher_of_a_distilled_model():
-    meta = build_meta("ctb6", METRICS, teacher="zh_cws_gd 0.3.1")
+    meta = build_meta("ctb6", METRICS, lexicons=["training"], teacher="zh_cws_gd 0.3.1")
     assert "Distilled from zh_cws_gd 0.3.1" in meta["description"]
+    assert "training words and the words zh_cws_gd 0.3.1 gave the raw text" in meta["description"]
     assert any("segmented by zh_cws_gd 0.3.1" in source["name"] for source in meta["sources"])
     assert "Distilled" not in build_meta("ctb6", METRICS)["description"]
+
+
+def test_model_card_names_every_corpus_of_a_joint_model():
+    meta = build_meta("ctb6", METRICS, joint_corpora=["sxu"])
+    assert "Trained jointly on" in meta["description"] and "SIGHAN" in meta["description"]
+    assert "also trained on sxu data" in meta["license"]
+    assert len(meta["sources"]) == 2
+    with pytest.raises(KeyError):
+        build_meta("ctb6", METRICS, joint_corpora=["nope"])
