@@ -20,12 +20,11 @@ def teacher_corpus_cli(
     sources: List[Path] = typer.Argument(..., help="Training splits only: DocBins (.spacy) or review CSVs (.csv)."),
     batch_size: int = typer.Option(256, "--batch-size", help="nlp.pipe batch size."),
 ):
-    """Segment the raw text of training splits with a teacher pipeline, as
-    training data for a smaller student (sequence-level knowledge
-    distillation, Kim & Rush 2016).
+    """Segment raw training-split text with a teacher pipeline, as a student's data.
 
-    Each text of SOURCES becomes one Doc whose tokens are TEACHER's words;
-    train on OUTPUT beside the gold corpus. Never give it dev or test text."""
+    Sequence-level knowledge distillation (Kim & Rush 2016): each text of
+    SOURCES becomes one Doc whose tokens are TEACHER's words; train a smaller
+    student on OUTPUT beside the gold corpus. Never give it dev or test text."""
     if output.suffix != ".spacy":
         fail(f"{output}: the output must be a DocBin ending in .spacy")
     try:

@@ -21,6 +21,7 @@ def _bad_inputs(tmp_path):
     out = str(tmp_path / "out")
     return {
         "add-criterion": ([absent, out, "zx"], "absent"),
+        "average-weights": ([absent, str(folder), out], "no weight checkpoints"),
         "configure": ([absent, out, "--criterion", "zx"], "absent"),
         "convert": ([str(folder), f"{out}.spacy"], "is a folder, not a file"),
         "convert-ner": ([str(gbk), f"{out}.spacy"], "gbk.txt:1: not UTF-8"),
@@ -35,13 +36,15 @@ def _bad_inputs(tmp_path):
         "report": ([str(utf8), absent, "--train-words", str(utf8), "-o", out], "absent"),
         "score": ([str(utf8), str(gbk), "--train-words", absent], "gbk.txt:1: not valid UTF-8"),
         "segment": ([str(folder / "absent.txt")], "absent.txt"),
+        "teacher-corpus": ([absent, f"{out}.spacy", absent], "absent not found"),
         "to-tokenizer": ([absent, out], "absent"),
     }
 
 
 COMMANDS = [
-    "add-criterion", "configure", "convert", "convert-ner", "convert-sentiment", "evaluate", "fetch",
-    "half-precision", "join-corpora", "model-meta", "ngram-vectors", "prepare", "report", "score", "segment", "to-tokenizer",
+    "add-criterion", "average-weights", "configure", "convert", "convert-ner", "convert-sentiment", "evaluate", "fetch",
+    "half-precision", "join-corpora", "model-meta", "ngram-vectors", "prepare", "report", "score", "segment",
+    "teacher-corpus", "to-tokenizer",
 ]
 
 
