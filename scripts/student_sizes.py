@@ -28,6 +28,7 @@ from spacy.util import load_config
 
 from spacy_cws.benchmark.peers import load_pkuseg_trained
 from spacy_cws.benchmark.run import best_seconds
+from spacy_cws.models.wrapped_module import torch_module
 
 CONFIG = Path(__file__).resolve().parents[1] / "configs" / "cpu_lexicon.cfg"
 # HiRED acts after layer depth // 2, so a 1-layer model has none.
@@ -59,8 +60,7 @@ def untrained_pipeline(train: Path, model: dict):
 
 def torch_parameters(nlp) -> int:
     """The number of torch weights of the segmenter (embeddings included)."""
-    module = nlp.get_pipe("gd_segmenter").model.layers[0].shims[0]._model
-    return sum(parameter.numel() for parameter in module.parameters())
+    return sum(parameter.numel() for parameter in torch_module(nlp.get_pipe("gd_segmenter").model).parameters())
 
 
 def main(
