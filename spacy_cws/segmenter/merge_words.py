@@ -1,30 +1,62 @@
-"""Merging a character Doc's tokens into predicted words, in place.
+"""Turning a character Doc's tokens into the predicted words, in place.
 
 The segmenter edits the Doc it is given (as spaCy's own components do), so
 the Doc's identity, ``doc.cats``, user data, ``_context`` (``nlp.pipe(...,
-as_tuples=True)``) and earlier annotations survive. spaCy's retokenizer is
-quadratic in the number of merges of one ``retokenize()`` block (it checks
-each new merge against a list of the earlier ones) and linear in the Doc's
-length per block, so the merges are applied in blocks of about the square root
-of the Doc's length, from the Doc's end backwards (the token indices before a
-block stay valid). Span groups (``doc.spans``) keep their character offsets:
-each span is re-anchored to the words that cover it.
+as_tuples=True)``), user hooks and earlier annotations survive. Span groups
+(``doc.spans``) keep their character offsets: each span is re-anchored to the
+words that cover it. There are two ways, giving the same tokens:
+
+- A Doc that holds only characters (no token-level annotation and no tensor:
+  every Doc straight from the character pretokenizer) is rebuilt in place:
+  ``Doc.__init__`` runs again on the same object with the words and spaces,
+  and the Doc-level state is put back. spaCy has no public way to replace a
+  Doc's tokens in place other than the retokenizer, which costs 5-9 µs per
+  character on CTB6 test against about 1 µs for this (issue 18,
+  docs/experiments/inference.md).
+- Any other Doc goes through spaCy's retokenizer, which carries token
+  annotations (tags, entities, tensor rows) into the merged tokens. The
+  retokenizer is quadratic in the number of merges of one ``retokenize()``
+  block (it checks each new merge against a list of the earlier ones) and
+  linear in the Doc's length per block, so the merges are applied in blocks
+  of about the square root of the Doc's length, from the Doc's end backwards
+  (the token indices before a block stay valid).
 """
 import math
 from typing import List, Tuple
 
 import numpy
-from spacy.attrs import IDX, LENGTH
+from spacy.attrs import IDX, LENGTH, SENT_START
 from spacy.tokens import Doc, Span, SpanGroup
+
+from .doc_from_spans import words_and_spaces
 
 # Fewest merges in one retokenize() block (a short Doc takes one block).
 MIN_BLOCK = 500
+# Token-level annotations that only the retokenizer carries into merged tokens.
+# (Sentence starts are read from the array: has_annotation counts any one-token
+# Doc, and any Doc with a "sents" hook, as sentenced.)
+TOKEN_ANNOTATIONS = ("TAG", "POS", "MORPH", "LEMMA", "DEP", "ENT_IOB")
+# The Doc-level state that Doc.__init__ resets and rebuild_in_place puts back
+# (user_data is handed to __init__ itself; spans are re-anchored).
+DOC_STATE = (
+    "cats",
+    "_context",
+    "user_hooks",
+    "user_token_hooks",
+    "user_span_hooks",
+    "sentiment",
+    "has_unknown_spaces",
+    "_vector",
+    "_vector_norm",
+    "noun_chunks_iterator",
+)
 
 
 def merge_words(doc: Doc, words: numpy.ndarray, component: str) -> None:
-    """Merge the tokens of each multi-character word of ``doc`` into one token.
+    """Make each word of ``doc`` one token, in place.
 
-    words: int (n_words, 2) sorted [start, end) character offsets.
+    words: int (n_words, 2) sorted [start, end) character offsets of every
+        non-whitespace word (from the segmenter's ``predict``).
     component: the component's name, for the error message.
     RAISES ValueError: if a word does not start and end on token edges (the Doc
         was not made by the character pretokenizer).
@@ -34,12 +66,45 @@ def merge_words(doc: Doc, words: numpy.ndarray, component: str) -> None:
         return
     firsts, lasts = _token_ranges(doc, multi, component)
     groups = _span_offsets(doc)
+    if holds_only_characters(doc):
+        rebuild_in_place(doc, words)
+    else:
+        merge_with_retokenizer(doc, firsts, lasts)
+    _restore_span_groups(doc, groups)
+
+
+def holds_only_characters(doc: Doc) -> bool:
+    """Whether ``doc`` has no token-level annotation and no tensor, so that
+    rebuilding it from its words loses nothing."""
+    if doc.tensor is not None and doc.tensor.size:
+        return False
+    if any(doc.has_annotation(attr) for attr in TOKEN_ANNOTATIONS):
+        return False
+    return not doc.to_array(SENT_START)[1:].any()
+
+
+def rebuild_in_place(doc: Doc, words: numpy.ndarray) -> None:
+    """Replace the tokens of ``doc`` by ``words`` (and the whitespace between
+    them) on the same Doc object, keeping its Doc-level state. Span groups
+    are left for the caller to re-anchor.
+
+    words: int (n_words, 2) sorted [start, end) offsets of every non-whitespace word.
+    """
+    state = {name: getattr(doc, name) for name in DOC_STATE}
+    tokens, spaces = words_and_spaces(doc.text, words)
+    doc.__init__(doc.vocab, words=tokens, spaces=spaces, user_data=doc.user_data)
+    for name, value in state.items():
+        setattr(doc, name, value)
+
+
+def merge_with_retokenizer(doc: Doc, firsts: List[int], lasts: List[int]) -> None:
+    """Merge tokens ``firsts[i]..lasts[i]`` (inclusive) into one token each
+    with spaCy's retokenizer, in blocks from the Doc's end."""
     block = max(MIN_BLOCK, math.isqrt(len(doc)) * 4)
     for end in range(len(firsts), 0, -block):
         with doc.retokenize() as retokenizer:
             for first, last in zip(firsts[max(0, end - block) : end], lasts[max(0, end - block) : end]):
                 retokenizer.merge(doc[first : last + 1])
-    _restore_span_groups(doc, groups)
 
 
 def _token_ranges(doc: Doc, multi: numpy.ndarray, component: str) -> Tuple[List[int], List[int]]:

@@ -103,13 +103,78 @@ def test_texts_are_kept_exactly(zh_cws_gd, shared_data):
 
 def test_merges_in_blocks_give_the_same_words(trained_nlp, monkeypatch):
     """A Doc longer than one block of merges is merged block by block from its
-    end: the words are those of a single block."""
+    end: the words are those of a single block. (A tag on the first character
+    sends the Doc through the retokenizer.)"""
     text = "".join(TEXTS) * 3
     reference = [t.text for t in trained_nlp(text)]
     monkeypatch.setattr(merge_words_module, "MIN_BLOCK", 2)
     doc = trained_nlp.make_doc(text)
+    doc[0].tag_ = "NR"
+    assert not merge_words_module.holds_only_characters(doc)
     trained_nlp.get_pipe("gd_segmenter")(doc)
     assert [t.text for t in doc] == reference
+    assert doc[0].tag_ == "NR"
+
+
+def _tokens(doc):
+    return [(t.text, t.whitespace_, t.is_space) for t in doc]
+
+
+def _spans(doc):
+    return {name: [(s.start, s.end, s.label_) for s in group] for name, group in doc.spans.items()}
+
+
+def test_rebuilding_and_retokenizing_give_the_same_doc(zh_cws_gd, shared_data):
+    """The in-place rebuild (Docs holding only characters) and the retokenizer
+    give the same tokens, whitespace and re-anchored spans, on CTB6 text and on
+    text with whitespace of every kind."""
+    texts = ctb6_texts(shared_data, 30)
+    texts += ["  上海浦东 开发与法制建设同步\n\n", "ＩＢＭ公司\t2024年营收３．５％增长 ", "我们  在\u3000这里 。", " "]
+    segmenter = zh_cws_gd.get_pipe("gd_segmenter")
+    predicted = segmenter.predict([zh_cws_gd.make_doc(text) for text in texts])
+    for text, words in zip(texts, predicted):
+        rebuilt, merged = zh_cws_gd.make_doc(text), zh_cws_gd.make_doc(text)
+        for doc in (rebuilt, merged):
+            doc.spans["marks"] = [Span(doc, 0, min(3, len(doc)), label="HEAD"), Span(doc, len(doc) - 1, len(doc))]
+        multi = words[words[:, 1] - words[:, 0] > 1]
+        firsts, lasts = merge_words_module._token_ranges(merged, multi, "gd_segmenter")
+        groups = merge_words_module._span_offsets(merged)
+        if len(multi):
+            merge_words_module.merge_with_retokenizer(merged, firsts, lasts)
+        merge_words_module._restore_span_groups(merged, groups)
+        assert merge_words_module.holds_only_characters(rebuilt)
+        merge_words(rebuilt, words, "gd_segmenter")
+        assert rebuilt.text == merged.text == text
+        assert _tokens(rebuilt) == _tokens(merged)
+        assert _spans(rebuilt) == _spans(merged)
+
+
+def test_rebuilding_keeps_doc_state(zh_cws_gd, shared_data):
+    """Everything Doc-level survives the in-place rebuild: identity, cats,
+    user data, context, user hooks and an extension value."""
+    (text,) = ctb6_texts(shared_data, 1)
+    doc = zh_cws_gd.make_doc(text)
+    doc.cats = {"news": 1.0}
+    doc.user_data["source"] = "ctb6:0"
+    doc._context = {"line": 0}
+    doc.user_hooks["has_vector"] = lambda d: True
+    doc._.cws_criterion = "ctb6"
+    assert zh_cws_gd.get_pipe("gd_segmenter")(doc) is doc
+    assert len(doc) < len(text)
+    assert doc.cats == {"news": 1.0} and doc.user_data["source"] == "ctb6:0"
+    assert doc._context == {"line": 0} and doc.has_vector
+    assert doc._.cws_criterion == "ctb6"
+
+
+def test_entities_on_characters_survive_through_the_retokenizer(zh_cws_gd):
+    """An entity set on characters before segmentation (a Doc that does not
+    hold only characters) is kept on the merged words."""
+    text = "新华社北京十二月三十一日电"
+    doc = zh_cws_gd.make_doc(text)
+    doc.ents = [Span(doc, 3, 5, label="GPE")]
+    zh_cws_gd.get_pipe("gd_segmenter")(doc)
+    assert len(doc) < len(text)
+    assert [(e.text, e.label_) for e in doc.ents] == [("北京", "GPE")]
 
 
 def test_merge_words_rejects_multi_character_tokens(trained_nlp):
