@@ -42,6 +42,7 @@ from .criteria import criterion_ids, training_criteria
 from .merge_words import merge_words
 from .symbol_ids import SymbolIds
 from .ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
+from .sequence_layout import SequenceLayout
 from ..lexicon import LexiconMatcher, load_lexicon
 from ..lexicon.match_features import EVERY_FOLD, text_fold
 from ..models.wrapped_module import torch_module
@@ -229,7 +230,6 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         criteria: per text its criterion name, or None for the default.
         folds: per training text its jackknife fold; None at inference.
         """
-        spans, sequences = [], []
         ids = criterion_ids(criteria, self.criteria, self.cfg["criterion"], self.name)
         trigrams = bool(self.model.attrs["settings"].get("trigram_width", 0))
         views = [self.normaliser(text) for text in texts]
@@ -239,17 +239,21 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             )
         else:
             all_flags = [numpy.zeros(len(view), dtype=numpy.int64) for view in views]
-        for view, flags, criterion_id in zip(views, all_flags, ids):
-            text_spans = chunk_spans(view.symbols, self.cfg["max_length"])
-            spans.append(text_spans)
-            base = self._symbol_ids.features(view.symbols, text_spans, criterion_id)
-            for (start, end), seq in zip(text_spans, base):
-                hashes = (
-                    trigram_hashes(view.symbols[start:end])
-                    if trigrams
-                    else numpy.zeros((end - start, N_TRIGRAM_COLUMNS), dtype=numpy.int64)
-                )
-                sequences.append(numpy.concatenate([seq, flags[start:end, None], hashes], axis=1))
+        spans = [chunk_spans(view.symbols, self.cfg["max_length"]) for view in views]
+        # The chunks of each text cover it in order, so the texts' symbols laid
+        # end to end are the sequences laid end to end: one pass for the batch.
+        layout = SequenceLayout([end - start for text_spans in spans for start, end in text_spans])
+        symbols = "".join(view.symbols for view in views)
+        if not layout.n_units:
+            return views, spans, []
+        sequence_criteria = numpy.repeat(numpy.asarray(ids, dtype=numpy.int64), [len(text_spans) for text_spans in spans])
+        columns = [self._symbol_ids.features(symbols, layout, sequence_criteria)]
+        columns.append(numpy.concatenate(all_flags).astype(numpy.int64).reshape(-1, 1))
+        if trigrams:
+            columns.append(trigram_hashes(symbols, layout))
+        else:
+            columns.append(numpy.zeros((layout.n_units, N_TRIGRAM_COLUMNS), dtype=numpy.int64))
+        sequences = layout.split(numpy.concatenate(columns, axis=1))
         return views, spans, sequences
 
     def _check_initialized(self) -> None:

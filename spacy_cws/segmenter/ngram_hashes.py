@@ -11,6 +11,7 @@ import numpy
 from thinc.api import NumpyOps
 
 from .character_view import code_points
+from .sequence_layout import SequenceLayout
 
 TRIGRAM_KINDS = 3  # left, centre, right
 HASHES_PER_TRIGRAM = 2
@@ -19,18 +20,18 @@ _START, _END = 0x110000, 0x110001  # past every code point, below 2**21
 _OPS = NumpyOps()
 
 
-def trigram_hashes(symbols: str) -> numpy.ndarray:
-    """symbols: one model sequence's unit symbols, length n.
+def trigram_hashes(symbols: str, layout: SequenceLayout) -> numpy.ndarray:
+    """symbols: the unit symbols of consecutive model sequences (``layout``).
     RETURNS int64 (n, 6): per unit the two hashes (each in [0, 2**32)) of its
-    left, centre and right trigrams, in that order."""
-    n = len(symbols)
-    if not n:
-        return numpy.zeros((0, N_TRIGRAM_COLUMNS), dtype=numpy.int64)
-    codes = numpy.concatenate([[_START, _START], code_points(symbols), [_END, _END]]).astype(numpy.uint64)
+    left, centre and right trigrams, in that order, with edge markers past
+    the ends of its own sequence."""
+    codes = code_points(symbols).astype(numpy.uint64)
+    before1, before2 = layout.shifted(codes, -1, _START), layout.shifted(codes, -2, _START)
+    after1, after2 = layout.shifted(codes, 1, _END), layout.shifted(codes, 2, _END)
+    trigrams = ((before2, before1, codes), (before1, codes, after1), (codes, after1, after2))
     columns = []
-    for kind in range(TRIGRAM_KINDS):
-        first = codes[kind : kind + n]
-        keys = (first << numpy.uint64(42)) | (codes[kind + 1 : kind + 1 + n] << numpy.uint64(21)) | codes[kind + 2 : kind + 2 + n]
+    for kind, (first, second, third) in enumerate(trigrams):
+        keys = (first << numpy.uint64(42)) | (second << numpy.uint64(21)) | third
         hashed = _OPS.hash(keys, kind + 1)  # (n, 4) uint32
         columns.append(hashed[:, :HASHES_PER_TRIGRAM].astype(numpy.int64))
-    return numpy.concatenate(columns, axis=1)
+    return numpy.concatenate(columns, axis=1).reshape(-1, N_TRIGRAM_COLUMNS)

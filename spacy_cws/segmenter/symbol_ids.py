@@ -13,6 +13,7 @@ import numpy
 
 from ..models.symbol_specials import BOS, EOS, N_SPECIAL_SYMBOLS, UNK
 from .character_view import code_points
+from .sequence_layout import SequenceLayout
 
 SEQUENCE_START = "<s>"
 SEQUENCE_END = "</s>"
@@ -83,18 +84,17 @@ class SymbolIds:
         keys = numpy.asarray([self._pair_key(left, right) for left, right in pairs], dtype=numpy.int64)
         return self._bigram_ids_of_keys(keys)
 
-    def features(self, symbols: str, spans: Iterable[Tuple[int, int]], criterion: int = 0) -> List[numpy.ndarray]:
-        """Per [start, end) span of ``symbols``: int64 (end - start, 4), the columns
-        unigram id, left bigram id (c[t-1], c[t]), right bigram id (c[t], c[t+1])
-        and ``criterion`` (the text's criterion id, in every row)."""
+    def features(self, symbols: str, layout: SequenceLayout, criteria: Sequence[int]) -> numpy.ndarray:
+        """int64 (n, 4) for the units of consecutive model sequences (``layout``):
+        the columns unigram id, left bigram id (c[t-1], c[t]), right bigram id
+        (c[t], c[t+1]), with ``<s>``/``</s>`` at each sequence's edges, and the
+        criterion id of the unit's sequence (``criteria``, one per sequence)."""
         unigrams = self.unigram_ids(symbols)
-        sequences = []
-        for start, end in spans:
-            span_unigrams = unigrams[start:end]
-            gaps = self._bigram_ids_of_keys(self.gap_bigram_keys(span_unigrams))
-            criteria = numpy.full(len(span_unigrams), criterion, dtype=numpy.int64)
-            sequences.append(numpy.stack([span_unigrams, gaps[:-1], gaps[1:], criteria], axis=1))
-        return sequences
+        left_keys = layout.shifted(unigrams, -1, BOS) * self.n_unigrams + unigrams
+        right_keys = unigrams * self.n_unigrams + layout.shifted(unigrams, 1, EOS)
+        criterion = numpy.repeat(numpy.asarray(criteria, dtype=numpy.int64), layout.lengths)
+        columns = [unigrams, self._bigram_ids_of_keys(left_keys), self._bigram_ids_of_keys(right_keys), criterion]
+        return numpy.stack(columns, axis=1)
 
     def frequent_bigrams(self, texts_symbols: Iterable[str], min_count: int) -> List[Tuple[str, str]]:
         """The bigrams of known symbols seen at least ``min_count`` times in whole

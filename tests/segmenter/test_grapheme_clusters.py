@@ -1,0 +1,26 @@
+"""Grapheme clusters that no word boundary may cut (unbroken_spans.py)."""
+import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spacy_cws.segmenter.unbroken_spans import grapheme_clusters
+
+# Characters that join clusters: combining marks, ZWJ, skin tones, variation
+# selectors, regional indicators, Hangul jamo, CR LF; beside CJK and ASCII.
+PIECES = ["e", "\u0301", "\u200d", "👨", "👩", "🏽", "\ufe0f", "🇨", "🇳", "\u1100", "\u1161", "\u11a8", "\r", "\n", "中", "国", " ", "1"]
+
+
+def _reference(text):
+    return [(m.start(), m.end()) for m in regex.finditer(r"\X", text) if m.end() - m.start() > 1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30).map("".join))
+def test_clusters_are_the_multi_character_matches_of_x(text):
+    assert [tuple(span) for span in grapheme_clusters(text).tolist()] == _reference(text)
+
+
+def test_known_clusters():
+    text = "国e\u0301👨\u200d👩🇨🇳\r\n中"
+    assert grapheme_clusters(text).tolist() == [[1, 3], [3, 6], [6, 8], [8, 10]]
+    assert grapheme_clusters("中国人").shape == (0, 2)
