@@ -39,7 +39,7 @@ from .dictionary_bonus import add_dictionary_bonus
 from .gap_labels import unit_starts_word
 from .label_schemes import label_scheme
 from .criteria import criterion_ids, training_criteria
-from .merge_words import merge_words
+from .merge_words import SegmentedText, merge_words
 from .symbol_ids import SymbolIds
 from .ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
 from .sequence_layout import SequenceLayout
@@ -327,25 +327,28 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
                 results[position[id(seq)]] = score
         return results
 
-    def predict(self, docs: Iterable[Doc]) -> List[numpy.ndarray]:
-        """RETURNS per Doc int64 (n_words, 2) word character spans, segmented by
-        each Doc's doc._.cws_criterion where set (multi-criteria models)."""
+    def predict(self, docs: Iterable[Doc]) -> List[SegmentedText]:
+        """RETURNS per Doc its text and int64 (n_words, 2) word character spans
+        (SegmentedText), segmented by each Doc's doc._.cws_criterion where set
+        (multi-criteria models)."""
         docs = list(docs)
-        return self.segment_texts([doc.text for doc in docs], [doc._.cws_criterion for doc in docs])
+        texts = [doc.text for doc in docs]
+        words = self.segment_texts(texts, [doc._.cws_criterion for doc in docs])
+        return [SegmentedText(text, text_words) for text, text_words in zip(texts, words)]
 
-    def set_annotations(self, docs: Iterable[Doc], words: List[numpy.ndarray]) -> None:
-        """Merge each predicted word's character tokens into one token, in place
-        (merge_words.py): each Doc keeps its identity, text, user data, cats,
-        span groups (re-anchored to the words) and earlier annotations.
-        TrainablePipe's ``__call__`` and ``pipe`` run ``predict`` on a batch of
-        Docs and then this, under the pipeline's error handler.
+    def set_annotations(self, docs: Iterable[Doc], segmented: List[SegmentedText]) -> None:
+        """Make each predicted word one token, in place (merge_words.py): each
+        Doc keeps its identity, text, user data, cats, span groups (re-anchored
+        to the words) and earlier annotations. TrainablePipe's ``__call__`` and
+        ``pipe`` run ``predict`` on a batch of Docs and then this, under the
+        pipeline's error handler.
 
-        words: per Doc int (n_words, 2) word character spans, from ``predict``.
+        segmented: per Doc its text and word character spans, from ``predict``.
         RAISES ValueError: if a word does not start and end on token edges
             (the Doc was not made by the character pretokenizer).
         """
-        for doc, spans in zip(docs, words):
-            merge_words(doc, spans, self.name)
+        for doc, (text, words) in zip(docs, segmented):
+            merge_words(doc, words, self.name, text)
 
     # -- training -------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ words that cover it. There are two ways, giving the same tokens:
   (the token indices before a block stay valid).
 """
 import math
-from typing import List, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 import numpy
 from spacy.attrs import IDX, LENGTH, SENT_START
@@ -52,14 +52,29 @@ DOC_STATE = (
 )
 
 
-def merge_words(doc: Doc, words: numpy.ndarray, component: str) -> None:
+class SegmentedText(NamedTuple):
+    """A text and its predicted words (the segmenter's ``predict`` gives one
+    per Doc, so ``set_annotations`` need not rebuild the Doc's text).
+
+    words: int64 (n_words, 2) sorted [start, end) character offsets of every
+        non-whitespace word of ``text``.
+    """
+
+    text: str
+    words: numpy.ndarray
+
+
+def merge_words(doc: Doc, words: numpy.ndarray, component: str, text: Optional[str] = None) -> None:
     """Make each word of ``doc`` one token, in place.
 
     words: int (n_words, 2) sorted [start, end) character offsets of every
         non-whitespace word (from the segmenter's ``predict``).
     component: the component's name, for the error message.
+    text: ``doc.text`` where the caller has it (building it costs a Token
+        object per token); None to read it from the Doc.
     RAISES ValueError: if a word does not start and end on token edges (the Doc
-        was not made by the character pretokenizer).
+        was not made by the character pretokenizer), or ``text`` is not as
+        long as the Doc's text.
     """
     multi = words[words[:, 1] - words[:, 0] > 1]
     if not len(multi):
@@ -67,7 +82,7 @@ def merge_words(doc: Doc, words: numpy.ndarray, component: str) -> None:
     firsts, lasts = _token_ranges(doc, multi, component)
     groups = _span_offsets(doc)
     if holds_only_characters(doc):
-        rebuild_in_place(doc, words)
+        rebuild_in_place(doc, words, doc.text if text is None else text)
     else:
         merge_with_retokenizer(doc, firsts, lasts)
     _restore_span_groups(doc, groups)
@@ -83,15 +98,20 @@ def holds_only_characters(doc: Doc) -> bool:
     return not doc.to_array(SENT_START)[1:].any()
 
 
-def rebuild_in_place(doc: Doc, words: numpy.ndarray) -> None:
+def rebuild_in_place(doc: Doc, words: numpy.ndarray, text: str) -> None:
     """Replace the tokens of ``doc`` by ``words`` (and the whitespace between
     them) on the same Doc object, keeping its Doc-level state. Span groups
     are left for the caller to re-anchor.
 
     words: int (n_words, 2) sorted [start, end) offsets of every non-whitespace word.
+    text: the Doc's text.
+    RAISES ValueError: if ``text`` is not as long as the Doc's text.
     """
+    last = doc[-1]
+    if len(text) != last.idx + len(last.text_with_ws):
+        raise ValueError(f"The text given for a Doc of {len(doc)} tokens is not its text: {text[:20]!r}")
     state = {name: getattr(doc, name) for name in DOC_STATE}
-    tokens, spaces = words_and_spaces(doc.text, words)
+    tokens, spaces = words_and_spaces(text, words)
     doc.__init__(doc.vocab, words=tokens, spaces=spaces, user_data=doc.user_data)
     for name, value in state.items():
         setattr(doc, name, value)

@@ -1,6 +1,8 @@
 """The segmenter edits the Doc it is given, as spaCy's own components do."""
 import importlib.util
 
+import numpy
+
 import pytest
 import spacy
 from spacy.tokens import Span
@@ -132,7 +134,8 @@ def test_rebuilding_and_retokenizing_give_the_same_doc(zh_cws_gd, shared_data):
     texts += ["  上海浦东 开发与法制建设同步\n\n", "ＩＢＭ公司\t2024年营收３．５％增长 ", "我们  在\u3000这里 。", " "]
     segmenter = zh_cws_gd.get_pipe("gd_segmenter")
     predicted = segmenter.predict([zh_cws_gd.make_doc(text) for text in texts])
-    for text, words in zip(texts, predicted):
+    for text, (predicted_text, words) in zip(texts, predicted):
+        assert predicted_text == text
         rebuilt, merged = zh_cws_gd.make_doc(text), zh_cws_gd.make_doc(text)
         for doc in (rebuilt, merged):
             doc.spans["marks"] = [Span(doc, 0, min(3, len(doc)), label="HEAD"), Span(doc, len(doc) - 1, len(doc))]
@@ -143,7 +146,7 @@ def test_rebuilding_and_retokenizing_give_the_same_doc(zh_cws_gd, shared_data):
             merge_words_module.merge_with_retokenizer(merged, firsts, lasts)
         merge_words_module._restore_span_groups(merged, groups)
         assert merge_words_module.holds_only_characters(rebuilt)
-        merge_words(rebuilt, words, "gd_segmenter")
+        merge_words(rebuilt, words, "gd_segmenter", text)
         assert rebuilt.text == merged.text == text
         assert _tokens(rebuilt) == _tokens(merged)
         assert _spans(rebuilt) == _spans(merged)
@@ -177,9 +180,13 @@ def test_entities_on_characters_survive_through_the_retokenizer(zh_cws_gd):
     assert [(e.text, e.label_) for e in doc.ents] == [("北京", "GPE")]
 
 
-def test_merge_words_rejects_multi_character_tokens(trained_nlp):
-    import numpy
+def test_merge_words_rejects_a_text_of_another_length(zh_cws_gd):
+    doc = zh_cws_gd.make_doc("上海浦东开发")
+    with pytest.raises(ValueError, match="not its text"):
+        merge_words(doc, numpy.array([[0, 2], [2, 4], [4, 6]]), "gd_segmenter", "上海浦东开发。")
 
+
+def test_merge_words_rejects_multi_character_tokens(trained_nlp):
     doc = spacy.tokens.Doc(trained_nlp.vocab, words=["新华社", "北京"], spaces=[False, False])
     with pytest.raises(ValueError, match="CharPretokenizer"):
         merge_words(doc, numpy.array([[0, 2], [2, 5]]), "gd_segmenter")

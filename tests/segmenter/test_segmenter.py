@@ -7,6 +7,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_cws.segmenter.chunking import chunk_spans
+from spacy_cws.segmenter.merge_words import SegmentedText
 
 from ..segmentation_data import MODEL, SENTENCES, blank_pipeline, make_examples
 
@@ -128,9 +129,9 @@ def test_get_loss_rejects_mismatched_texts(trained_nlp):
 def test_wrong_tokenizer_is_a_clear_error(trained_nlp):
     segmenter = trained_nlp.get_pipe("gd_segmenter")
     doc = Doc(trained_nlp.vocab, words=["今天天", "气很好"], spaces=[False, False])
-    spans = [numpy.array([[0, 2], [2, 4], [4, 6]])]
+    segmented = [SegmentedText(doc.text, numpy.array([[0, 2], [2, 4], [4, 6]]))]
     with pytest.raises(ValueError, match="CharPretokenizer"):
-        segmenter.set_annotations([doc], spans)
+        segmenter.set_annotations([doc], segmented)
 
 
 def test_missing_model_directory_parts_are_named(trained_nlp, tmp_path):
