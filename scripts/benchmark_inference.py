@@ -55,13 +55,16 @@ def child_peak_rss_mb(command: List[str], env: dict) -> float:
 
 
 def speed_rows(records: List[dict], threads: str) -> List[str]:
+    """Table rows with each speed as a ratio to THULAC's and pkuseg-ctb6's in the same run ("--" if absent)."""
     ok = [r for r in records if r["status"] == "ok" and r["testset"] == "ctb6"]
-    reference = next((r["chars_per_second"] for r in ok if r["peer"] == REFERENCE_PEER), None)
     rows = []
     for r in ok:
-        ratio = f"{r['chars_per_second'] / reference:.2f}" if reference else "--"
+        ratios = []
+        for peer in (REFERENCE_PEER, "pkuseg-ctb6"):
+            reference = next((o["chars_per_second"] for o in ok if o["peer"] == peer), None)
+            ratios.append(f"{r['chars_per_second'] / reference:.2f}" if reference else "--")
         rows.append(
-            f"| {r['peer']} | {threads} | {r['chars_per_second']:,.0f} | {ratio} | {100 * r['f1']:.2f} "
+            f"| {r['peer']} | {threads} | {r['chars_per_second']:,.0f} | {' | '.join(ratios)} | {100 * r['f1']:.2f} "
             f"| {r['rss_loaded_mb']:,.0f} | {r['peak_rss_mb']:,.0f} |"
         )
     return rows
@@ -90,8 +93,8 @@ def main(
         peers.append(PeerSpec("pkuseg-mixed", "pkuseg-mixed", str(pkuseg_mixed)))
     ours = [PeerSpec(f"{pipeline}-{p}", "pipeline", str(path)) for p, path in saved.items()]
     lines = [
-        "| segmenter | threads | chars/s | x THULAC | CTB6 F1 | RSS after load MB | peak RSS MB |",
-        "|---|---|---:|---:|---:|---:|---:|",
+        "| segmenter | threads | chars/s | x THULAC | x pkuseg-ctb6 | CTB6 F1 | RSS after load MB | peak RSS MB |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for count in (int(t) for t in threads.split(",")):
         folder = output_dir / f"threads-{count}"
