@@ -101,7 +101,13 @@ def test_lone_carriage_return_stays_inside_its_line(model_path, tmp_path):
     lines = ["".join(SENTENCES[0].split()) + "\r" + "".join(SENTENCES[2].split()), "".join(SENTENCES[1].split()) + "\r"]
     result = segment(model_path, str(write_lines(tmp_path / "in.txt", lines)))
     assert result.exit_code == 0, result.output
-    assert result.stdout == f"{SENTENCES[0]} {SENTENCES[2]}\n{SENTENCES[1]}\n"
+    first, second, end = result.stdout.split("\n")
+    assert end == "" and "".join(second.split()) == lines[1][:-1]
+    # The lone \r is whitespace inside the first line: a word boundary there, and the
+    # words (whatever this tiny model makes of the joined context) hold both sentences.
+    words = first.split(" ")
+    assert "".join(words) == lines[0].replace("\r", "")
+    assert "".join(SENTENCES[0].split()) in {"".join(words[:k]) for k in range(len(words) + 1)}
 
 
 @pytest.mark.parametrize("shape", ["component", "tokenizer"])
