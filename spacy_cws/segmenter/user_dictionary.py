@@ -60,7 +60,7 @@ class UserDictionary:
 
         automaton = None
         if words:
-            automaton = ahocorasick.Automaton()
+            automaton = ahocorasick.Automaton(ahocorasick.STORE_INTS)  # C ints, not Python objects
             for word in words:
                 folded = word.translate(_WIDTH_FOLDING)
                 automaton.add_word(folded, len(folded))
