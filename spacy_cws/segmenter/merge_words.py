@@ -117,9 +117,10 @@ def rebuild_in_place(doc: Doc, words: numpy.ndarray, text: str) -> None:
         setattr(doc, name, value)
 
 
-def merge_with_retokenizer(doc: Doc, firsts: List[int], lasts: List[int]) -> None:
+def merge_with_retokenizer(doc: Doc, firsts: numpy.ndarray, lasts: numpy.ndarray) -> None:
     """Merge tokens ``firsts[i]..lasts[i]`` (inclusive) into one token each
     with spaCy's retokenizer, in blocks from the Doc's end."""
+    firsts, lasts = firsts.tolist(), lasts.tolist()
     block = max(MIN_BLOCK, math.isqrt(len(doc)) * 4)
     for end in range(len(firsts), 0, -block):
         with doc.retokenize() as retokenizer:
@@ -127,8 +128,8 @@ def merge_with_retokenizer(doc: Doc, firsts: List[int], lasts: List[int]) -> Non
                 retokenizer.merge(doc[first : last + 1])
 
 
-def _token_ranges(doc: Doc, multi: numpy.ndarray, component: str) -> Tuple[List[int], List[int]]:
-    """The first and last token index of each word in ``multi``."""
+def _token_ranges(doc: Doc, multi: numpy.ndarray, component: str) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """int64 (len(multi),) twice: the first and last token index of each word in ``multi``."""
     offsets = doc.to_array([IDX, LENGTH]).astype(numpy.int64).reshape(-1, 2)
     token_starts, token_ends = offsets[:, 0], offsets[:, 0] + offsets[:, 1]
     first = numpy.searchsorted(token_starts, multi[:, 0])
@@ -144,7 +145,7 @@ def _token_ranges(doc: Doc, multi: numpy.ndarray, component: str) -> Tuple[List[
             f"'{doc.text[start:end]}': use the tokenizer "
             "'spacy-cws.CharPretokenizer.v1' before this component."
         )
-    return first.tolist(), last.tolist()
+    return first, last
 
 
 def _span_offsets(doc: Doc) -> List[Tuple[str, dict, List[tuple]]]:

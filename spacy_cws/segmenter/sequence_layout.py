@@ -26,20 +26,14 @@ class SequenceLayout:
         self.after = numpy.repeat(ends, self.lengths) - 1 - numpy.arange(self.n_units, dtype=numpy.int64)
 
     def shifted(self, values: numpy.ndarray, offset: int, edge: int) -> numpy.ndarray:
-        """Per unit t the value of unit t + ``offset`` of the same sequence, or
-        ``edge`` where that falls outside it.
+        """Per unit t the value of unit t + ``offset`` (≠ 0) of the same
+        sequence, or ``edge`` where that falls outside it.
 
         values: (n_units,). RETURNS (n_units,) of values' dtype.
         """
+        inside = self.before >= -offset if offset < 0 else self.after >= offset
         out = numpy.full_like(values, edge)
-        if offset < 0:
-            inside = self.before >= -offset
-            out[inside] = values[numpy.flatnonzero(inside) + offset]
-        elif offset > 0:
-            inside = self.after >= offset
-            out[inside] = values[numpy.flatnonzero(inside) + offset]
-        else:
-            out[:] = values
+        out[inside] = values[numpy.flatnonzero(inside) + offset]
         return out
 
     def split(self, flat: numpy.ndarray) -> list:
