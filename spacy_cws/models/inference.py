@@ -6,6 +6,8 @@ dropout, and a prediction shares the training module's mutable state. The
 segmenter instead predicts with a copy made here once per set of weights: in
 eval mode for good, no gradients, run under torch.inference_mode, never
 written to after it is built, so any number of threads may use it at once.
+In float32 it shares the trained module's weight storage (not its mode or
+its autograd state).
 Training keeps using the thinc model (begin_update sets train mode).
 
 The copy is built from the saved weights at inference time and never saved:
@@ -49,7 +51,11 @@ def inference_module(model: Model, precision: str) -> nn.Module:
     dtype = check_precision(precision)
     trained = torch_module(model)
     module = INFERENCE_CLASSES.get(type(trained), type(trained))(**module_arguments(model))
-    module.load_state_dict(trained.state_dict())
+    # assign=True: the copy's float32 weights share the trained weights' storage
+    # (no second copy in memory; a bfloat16 cast makes its own). Every weight
+    # change (finish_update, use_params, from_bytes) drops the copy, so it never
+    # runs on half-updated weights.
+    module.load_state_dict(trained.state_dict(), assign=True)
     module.eval().requires_grad_(False).to(dtype)
     if hasattr(module, "prepare"):
         module.prepare()

@@ -14,7 +14,7 @@ import threading
 from collections import Counter
 from contextlib import contextmanager
 from itertools import chain, islice
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy
 from spacy.errors import Errors
@@ -44,6 +44,7 @@ from .symbol_ids import SymbolIds
 from .ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
 from .sequence_layout import SequenceLayout
 from ..lexicon import LexiconMatcher, load_lexicon
+from ..lexicon.channel_storage import pack_bigrams, pack_channel, packed, unpack_bigrams, unpack_channel
 from ..lexicon.match_features import EVERY_FOLD, text_fold
 from ..models.wrapped_module import torch_module
 from ..ngram_vectors import NgramVectors
@@ -145,10 +146,18 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """The model's symbol vocabulary (training characters), id = index + 4."""
         return self.cfg["symbols"]
 
-    def _set_vocabularies(self, symbols: Sequence[str], bigrams: Sequence[Sequence[str]]) -> None:
+    @property
+    def bigrams(self) -> List[Tuple[str, str]]:
+        """The model's bigram vocabulary: (left, right) symbol pairs, id = index + 4."""
+        return unpack_bigrams(self.cfg["bigrams"])
+
+    def _set_vocabularies(self, symbols: Sequence[str], bigrams: Union[str, Sequence[Sequence[str]]]) -> None:
+        """bigrams: (left, right) pairs, or pack_bigrams' string of them."""
+        pairs = unpack_bigrams(bigrams)
         self.cfg["symbols"] = list(symbols)
-        self.cfg["bigrams"] = [list(pair) for pair in bigrams]
-        self._symbol_ids = SymbolIds(self.cfg["symbols"], self.cfg["bigrams"])
+        # One string (lexicon/channel_storage.py), not a list of pairs.
+        self.cfg["bigrams"] = bigrams if isinstance(bigrams, str) else pack_bigrams(pairs)
+        self._symbol_ids = SymbolIds(self.cfg["symbols"], pairs)
 
     @property
     def criteria(self) -> List[str]:
@@ -160,14 +169,27 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """The names of the lexicon channels the model sees (e.g. "training", "jieba")."""
         return [channel["name"] for channel in self.cfg["lexicons"]]
 
-    def _set_lexicons(self, channels: List[dict]) -> None:
-        """channels: per channel {"name", "words": {word: fold mask}}. In
-        "prefer" mode the user dictionary's words join the last channel."""
-        self.cfg["lexicons"] = channels
-        matched = [channel["words"] for channel in channels]
+    def lexicon_words(self, name: str) -> Dict[str, int]:
+        """The words of the lexicon channel ``name``, each with its fold mask
+        (EVERY_FOLD for a word every training fold sees).
+
+        RAISES KeyError: naming the channels, for an unknown name.
+        """
+        for channel in self.cfg["lexicons"]:
+            if channel["name"] == name:
+                return unpack_channel(channel)
+        raise KeyError(f"'{self.name}' has no lexicon channel '{name}' (channels: {self.lexicons})")
+
+    def _set_lexicons(self, channels: Sequence[dict]) -> None:
+        """channels: stored channels (lexicon/channel_storage.py). In "prefer"
+        mode the user dictionary's words join the last channel. Only the
+        packed channels stay in memory; the word dicts live while the
+        matcher is built."""
+        self.cfg["lexicons"] = [packed(channel) for channel in channels]
+        matched = [unpack_channel(channel) for channel in self.cfg["lexicons"]]
         if matched and self.cfg["user_dictionary_mode"] == "prefer" and len(self._user_dictionary):
-            # A copy: the saved channel keeps only its own words.
-            matched[-1] = {**matched[-1], **dict.fromkeys(self._user_dictionary.words, EVERY_FOLD)}
+            # Into the matcher only: the saved channel keeps only its own words.
+            matched[-1].update(dict.fromkeys(self._user_dictionary.words, EVERY_FOLD))
         self._lexicon_matcher = LexiconMatcher(matched, self.normaliser) if matched else None
 
     # -- user dictionary --------------------------------------------------------------
@@ -520,7 +542,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
     def _lexicon_channels(
         self, get_examples: Callable[[], Iterable[Example]], training_words: bool, sources: Sequence[str]
     ) -> List[dict]:
-        """The lexicon channels: {"name", "words": {word: fold mask}}."""
+        """The lexicon channels, packed (lexicon/channel_storage.py)."""
         channels = []
         if training_words:
             n_folds = self.cfg["jackknife_folds"]
@@ -530,9 +552,9 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
                 for token in eg.reference:
                     if not token.is_space:
                         masks[token.text] = masks.get(token.text, 0) | fold_bit
-            channels.append({"name": "training", "words": masks})
+            channels.append(pack_channel("training", masks))
         for source in sources:
-            channels.append({"name": str(source), "words": {word: EVERY_FOLD for word in load_lexicon(str(source))}})
+            channels.append(pack_channel(str(source), dict.fromkeys(load_lexicon(str(source)), EVERY_FOLD)))
         return channels
 
     def _build_model(self) -> None:

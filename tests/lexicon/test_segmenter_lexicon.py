@@ -1,7 +1,9 @@
 """The segmenter with lexicon channels and hashed trigrams: training, jackknifing, saving."""
 import pickle
 
+import pytest
 import spacy
+import srsly
 
 from spacy_cws.lexicon.match_features import text_fold
 
@@ -10,11 +12,12 @@ from ..segmentation_data import MODEL, SENTENCES, TEXTS, blank_pipeline, make_ex
 V2_MODEL = {**MODEL, "@architectures": "spacy-cws.GDTransformer.v2", "trigram_width": 8, "trigram_rows": 512}
 
 
-def lexicon_pipeline(tmp_path):
+def lexicon_pipeline(tmp_path, model=V2_MODEL, **settings):
     user_dictionary = tmp_path / "user.txt"
     user_dictionary.write_text("法制建设 3 n\n公园 n\n", encoding="utf-8")
     nlp = blank_pipeline()
-    nlp.add_pipe("gd_segmenter", config={"model": V2_MODEL, "max_length": 64, "batch_units": 256, "jackknife_folds": 4})
+    config = {"model": model, "max_length": 64, "batch_units": 256, "jackknife_folds": 4, **settings}
+    nlp.add_pipe("gd_segmenter", config=config)
     nlp.config["initialize"]["components"]["gd_segmenter"] = {
         "training_lexicon": True,
         "lexicons": [str(user_dictionary)],
@@ -53,7 +56,7 @@ def test_training_features_hide_the_words_of_a_sentences_own_fold(tmp_path):
     examples = make_examples(nlp)
     seg = nlp.get_pipe("gd_segmenter")
     nlp.initialize(lambda: examples)
-    training_words = seg.cfg["lexicons"][0]["words"]
+    training_words = seg.lexicon_words("training")
     # "法制" occurs in one sentence only, so only its own fold's words contain it.
     sentence = next(eg for eg in examples if "法制" in eg.reference.text)
     assert training_words["法制"] == 1 << text_fold(sentence.reference.text, 4)
@@ -71,3 +74,30 @@ def test_training_features_hide_the_words_of_a_sentences_own_fold(tmp_path):
     assert training_words["城市"] & ~own_fold
     _, _, other_features = seg._featurize_examples([other])
     assert other_features[0][other.reference.text.index("城市"), flags_column] & begins_2
+
+
+def test_channels_and_bigrams_saved_before_0_3_3_load_the_same(tmp_path):
+    """Pipelines saved before spacy-cws 0.3.3 (the shipped packages among them)
+    kept each lexicon channel as a JSON object {word: fold mask} and the bigrams
+    as [left, right] rows; they load into the packed form with the same features."""
+    nlp = lexicon_pipeline(tmp_path, {**V2_MODEL, "bigram_width": 8}, bigram_min_count=1)
+    examples = make_examples(nlp)
+    nlp.initialize(lambda: examples)
+    seg = nlp.get_pipe("gd_segmenter")
+    assert isinstance(seg.cfg["bigrams"], str) and all(isinstance(c["words"], str) for c in seg.cfg["lexicons"])
+    nlp.to_disk(tmp_path / "packed")
+
+    old_cfg = srsly.read_json(tmp_path / "packed" / "gd_segmenter" / "cfg")
+    old_cfg["bigrams"] = [list(pair) for pair in seg.bigrams]
+    old_cfg["lexicons"] = [{"name": name, "words": seg.lexicon_words(name)} for name in seg.lexicons]
+    nlp.to_disk(tmp_path / "old")
+    srsly.write_json(tmp_path / "old" / "gd_segmenter" / "cfg", old_cfg)
+
+    packed, old = (spacy.load(tmp_path / name).get_pipe("gd_segmenter") for name in ("packed", "old"))
+    assert old.cfg["lexicons"] == packed.cfg["lexicons"] == seg.cfg["lexicons"]
+    assert old.cfg["bigrams"] == packed.cfg["bigrams"] == seg.cfg["bigrams"]
+    assert seg.lexicon_words("training")["法制"] > 0 and old.lexicon_words("training") == seg.lexicon_words("training")
+    for features in zip(*(pipe._featurize(TEXTS, [None] * len(TEXTS))[2] for pipe in (seg, packed, old))):
+        assert all((features[0] == other).all() for other in features[1:])
+    with pytest.raises(KeyError, match="no lexicon channel 'jieba'"):
+        seg.lexicon_words("jieba")

@@ -53,8 +53,8 @@ def test_bigram_pipeline_trains_saves_and_reloads(tmp_path):
     nlp = _bigram_pipeline()
     overfit(nlp, make_examples(nlp), updates=80, max_loss=0.05)
     segmenter = nlp.get_pipe("gd_segmenter")
-    assert ["<s>", "新"] in segmenter.cfg["bigrams"]
-    assert segmenter.model.get_dim("nB") == len(segmenter.cfg["bigrams"]) + 4
+    assert ("<s>", "新") in segmenter.bigrams
+    assert segmenter.model.get_dim("nB") == len(segmenter.bigrams) + 4
     predicted = [[t.text for t in doc] for doc in nlp.pipe(TEXTS)]
     assert predicted == [s.split() for s in SENTENCES]
     nlp.to_disk(tmp_path / "pipeline")
