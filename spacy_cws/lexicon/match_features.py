@@ -18,7 +18,7 @@ contain it; a training sentence of fold k sees only the words of the other
 folds. At inference every word is seen.
 """
 import zlib
-from itertools import chain
+from itertools import chain, islice
 from typing import Dict, List, Optional, Sequence
 
 import numpy
@@ -30,6 +30,7 @@ BITS_PER_CHANNEL = 3 * LENGTH_BUCKETS + 1
 MAX_CHANNELS = 63 // BITS_PER_CHANNEL
 EVERY_FOLD = -1  # the fold mask of a word that is not jackknifed: present in every fold
 _B, _E, _M, _S = 0, LENGTH_BUCKETS, 2 * LENGTH_BUCKETS, 3 * LENGTH_BUCKETS
+MATCH_BLOCK = 65536  # automaton matches turned into flags at a time
 
 
 def text_fold(text: str, n_folds: int) -> int:
@@ -49,6 +50,15 @@ def normalised_keys(words: Sequence[str], normaliser: Normaliser) -> List[str]:
     word_of_unit = numpy.searchsorted(word_starts, view.starts, side="right") - 1
     bounds = numpy.concatenate([[0], numpy.cumsum(numpy.bincount(word_of_unit, minlength=len(words)))])
     return [view.symbols[a:b] for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist())]
+
+
+def _pack_flags(flags: numpy.ndarray) -> numpy.ndarray:
+    """bool (n, b) with b <= 63 -> int64 (n,), flag j as bit j (numpy.packbits:
+    8 bytes a row, where a matrix product would make 8 bytes a flag)."""
+    rows = numpy.zeros((len(flags), 8), dtype=numpy.uint8)
+    packed = numpy.packbits(flags, axis=1, bitorder="little")
+    rows[:, : packed.shape[1]] = packed
+    return rows.view("<i8").reshape(-1).astype(numpy.int64, copy=False)
 
 
 class LexiconMatcher:
@@ -113,26 +123,32 @@ class LexiconMatcher:
         flags = numpy.zeros((total, self.n_bits or 1), dtype=bool)
         if self.n_keys and total:
             self._set_flags(flags, "\n".join(texts_symbols), texts_spaced, offsets, folds)
-        packed = flags.astype(numpy.int64) @ (numpy.int64(1) << numpy.arange(flags.shape[1], dtype=numpy.int64))
+        packed = _pack_flags(flags)
         return [packed[a : a + n] for a, n in zip(offsets[:-1].tolist(), lengths.tolist())]
 
     def _set_flags(self, flags, joined: str, texts_spaced, offsets: numpy.ndarray, folds) -> None:
-        found = numpy.fromiter(chain.from_iterable(self._automaton.iter(joined)), dtype=numpy.int64).reshape(-1, 2)
-        if not len(found):
-            return
-        ends, key_rows = found[:, 0], found[:, 1]
-        masks = self._key_masks[key_rows]
-        if folds is not None:
-            text_of_match = numpy.searchsorted(offsets, ends, side="right") - 1
-            masks = masks & ~(numpy.int64(1) << numpy.asarray(folds, dtype=numpy.int64)[text_of_match])[:, None]
-        match, channels = numpy.nonzero(masks)
-        ends, lengths = ends[match], self._key_lengths[key_rows[match]]
-        starts = ends - lengths + 1
         # No match across whitespace: count the spaces before each joined position.
         spaced = numpy.zeros(len(flags), dtype=bool)
         for offset, text_spaced in zip(offsets[:-1].tolist(), texts_spaced):
             spaced[offset : offset + len(text_spaced)] = text_spaced
         spaces_before = numpy.cumsum(spaced)
+        fold_bits = None if folds is None else numpy.int64(1) << numpy.asarray(folds, dtype=numpy.int64)
+        matches = chain.from_iterable(self._automaton.iter(joined))
+        # The matches are taken MATCH_BLOCK at a time, so their arrays do not grow with the text.
+        while True:
+            found = numpy.fromiter(islice(matches, 2 * MATCH_BLOCK), dtype=numpy.int64).reshape(-1, 2)
+            if not len(found):
+                return
+            self._set_block_flags(flags, found[:, 0], found[:, 1], spaces_before, offsets, fold_bits)
+
+    def _set_block_flags(self, flags, ends, key_rows, spaces_before, offsets, fold_bits) -> None:
+        masks = self._key_masks[key_rows]
+        if fold_bits is not None:
+            text_of_match = numpy.searchsorted(offsets, ends, side="right") - 1
+            masks = masks & ~fold_bits[text_of_match][:, None]
+        match, channels = numpy.nonzero(masks)
+        ends, lengths = ends[match], self._key_lengths[key_rows[match]]
+        starts = ends - lengths + 1
         whole = spaces_before[ends] == spaces_before[starts]
         starts, ends, lengths = starts[whole], ends[whole], lengths[whole]
         base = channels[whole] * BITS_PER_CHANNEL

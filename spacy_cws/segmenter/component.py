@@ -40,7 +40,7 @@ from .gap_labels import unit_starts_word
 from .label_schemes import label_scheme
 from .criteria import criterion_ids, training_criteria
 from .merge_words import SegmentedText, merge_words
-from .symbol_ids import SymbolIds
+from .symbol_ids import N_SYMBOL_COLUMNS, SymbolIds
 from .ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
 from .sequence_layout import SequenceLayout
 from ..lexicon import LexiconMatcher, load_lexicon
@@ -255,12 +255,6 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         ids = criterion_ids(criteria, self.criteria, self.cfg["criterion"], self.name)
         trigrams = bool(self.model.attrs["settings"].get("trigram_width", 0))
         views = [self.normaliser(text) for text in texts]
-        if self._lexicon_matcher is not None:
-            all_flags = self._lexicon_matcher.batch_features(
-                [view.symbols for view in views], [view.spaced for view in views], folds
-            )
-        else:
-            all_flags = [numpy.zeros(len(view), dtype=numpy.int64) for view in views]
         spans = [chunk_spans(view.symbols, self.cfg["max_length"]) for view in views]
         # The chunks of each text cover it in order, so the texts' symbols laid
         # end to end are the sequences laid end to end: one pass for the batch.
@@ -269,14 +263,18 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         if not layout.n_units:
             return views, spans, []
         sequence_criteria = numpy.repeat(numpy.asarray(ids, dtype=numpy.int64), [len(text_spans) for text_spans in spans])
-        columns = [self._symbol_ids.features(symbols, layout, sequence_criteria)]
-        columns.append(numpy.concatenate(all_flags).astype(numpy.int64).reshape(-1, 1))
+        # Each block of columns is written into the one feature matrix as it is
+        # made (no concatenation: a long text's features exist once).
+        flags = None
+        if self._lexicon_matcher is not None:  # first: its scratch arrays are gone before the matrix exists
+            flags = self._lexicon_matcher.batch_features([view.symbols for view in views], [view.spaced for view in views], folds)
+        features = numpy.zeros((layout.n_units, N_SYMBOL_COLUMNS + 1 + N_TRIGRAM_COLUMNS), dtype=numpy.int64)
+        features[:, :N_SYMBOL_COLUMNS] = self._symbol_ids.features(symbols, layout, sequence_criteria)
+        if flags is not None:
+            features[:, N_SYMBOL_COLUMNS] = numpy.concatenate(flags)
         if trigrams:
-            columns.append(trigram_hashes(symbols, layout))
-        else:
-            columns.append(numpy.zeros((layout.n_units, N_TRIGRAM_COLUMNS), dtype=numpy.int64))
-        sequences = layout.split(numpy.concatenate(columns, axis=1))
-        return views, spans, sequences
+            trigram_hashes(symbols, layout, out=features[:, N_SYMBOL_COLUMNS + 1 :])
+        return views, spans, layout.split(features)
 
     def _check_initialized(self) -> None:
         if not self.symbols or not self.model.layers:

@@ -22,11 +22,12 @@ def apply_span_constraints(
     if not len(whole) and not len(unbroken):
         return words
     n = len(text)
-    in_word = numpy.zeros(n + 1, dtype=bool)
+    # The model's words, without a Python object per word: covered characters
+    # from a running count of word starts minus word ends.
+    cover = numpy.bincount(words[:, 0], minlength=n + 1) - numpy.bincount(words[:, 1], minlength=n + 1)
+    in_word = numpy.cumsum(cover[: n + 1]) > 0
     starts = numpy.zeros(n + 1, dtype=bool)
-    for start, end in words.tolist():
-        in_word[start:end] = True
-        starts[start] = True
+    starts[words[:, 0]] = True
     for start, end in whole.tolist():
         in_word[start:end] = True
         starts[start] = True

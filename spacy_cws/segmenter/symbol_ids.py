@@ -18,6 +18,7 @@ from .sequence_layout import SequenceLayout
 SEQUENCE_START = "<s>"
 SEQUENCE_END = "</s>"
 N_CODE_POINTS = 0x110000
+N_SYMBOL_COLUMNS = 4  # unigram, left bigram, right bigram, criterion (SymbolIds.features)
 
 
 class SymbolIds:

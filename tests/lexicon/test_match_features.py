@@ -5,7 +5,7 @@ import numpy
 import pytest
 
 from spacy_cws.corpora.formats import read_segmented
-from spacy_cws.lexicon import BITS_PER_CHANNEL, LexiconMatcher, jieba_lexicon
+from spacy_cws.lexicon import BITS_PER_CHANNEL, LexiconMatcher, jieba_lexicon, match_features
 from spacy_cws.lexicon.match_features import EVERY_FOLD, normalised_keys, text_fold
 from spacy_cws.segmenter.character_view import Normaliser
 
@@ -105,3 +105,23 @@ def test_an_empty_lexicon_gives_no_flags():
     assert not matcher.features(view.symbols, view.spaced).any()
     with pytest.raises(ValueError, match="At most 4 lexicon channels"):
         LexiconMatcher([{}] * 5, NORMALISER)
+
+
+def test_a_batch_read_a_few_matches_at_a_time_equals_brute_force(ctb6_sentences, monkeypatch):
+    """Matches are turned into flags MATCH_BLOCK at a time (bounded memory);
+    blocks that end mid-text and mid-batch change nothing."""
+    rng = random.Random(1)
+    training = {}
+    for words in ctb6_sentences[:500]:
+        fold_bit = 1 << text_fold("".join(words), 10)
+        for word in words:
+            training[word] = training.get(word, 0) | fold_bit
+    matcher = LexiconMatcher([training], NORMALISER)
+    keys = normalised_masks([training])
+    texts = ["".join(words) for words in rng.sample(ctb6_sentences[:500], 10)]
+    views = [NORMALISER(text) for text in texts]
+    folds = [text_fold(text, 10) for text in texts]
+    monkeypatch.setattr(match_features, "MATCH_BLOCK", 7)
+    batch = matcher.batch_features([v.symbols for v in views], [v.spaced for v in views], folds)
+    for view, fold, flags in zip(views, folds, batch):
+        assert flags.tolist() == brute_force_flags(view.symbols, view.spaced, keys, fold)

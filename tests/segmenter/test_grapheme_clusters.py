@@ -3,6 +3,7 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from spacy_cws.segmenter import unbroken_spans
 from spacy_cws.segmenter.unbroken_spans import grapheme_clusters
 
 # Characters that join clusters: combining marks, ZWJ, skin tones, variation
@@ -24,3 +25,15 @@ def test_known_clusters():
     text = "国e\u0301👨\u200d👩🇨🇳\r\n中"
     assert grapheme_clusters(text).tolist() == [[1, 3], [3, 6], [6, 8], [8, 10]]
     assert grapheme_clusters("中国人").shape == (0, 2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=60).map("".join), st.integers(1, 8))
+def test_reading_in_blocks_finds_the_same_clusters(text, block):
+    """Long texts are read block by block, cut only at sure cluster boundaries."""
+    saved = unbroken_spans.CLUSTER_BLOCK
+    unbroken_spans.CLUSTER_BLOCK = block
+    try:
+        assert [tuple(span) for span in grapheme_clusters(text).tolist()] == _reference(text)
+    finally:
+        unbroken_spans.CLUSTER_BLOCK = saved

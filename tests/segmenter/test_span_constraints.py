@@ -1,0 +1,66 @@
+"""Words after user-dictionary and unbroken spans (span_constraints.py)."""
+import numpy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spacy_cws.segmenter.span_constraints import apply_span_constraints
+
+
+def _spans(draw, n, max_spans):
+    cuts = sorted(set(draw(st.lists(st.integers(0, n), max_size=2 * max_spans))))
+    return numpy.asarray([(a, b) for a, b in zip(cuts[::2], cuts[1::2]) if b > a], dtype=numpy.int64).reshape(-1, 2)
+
+
+@st.composite
+def segmented_texts(draw):
+    text = draw(st.lists(st.sampled_from(["中", "国", " ", "a", "\u3000"]), min_size=1, max_size=40).map("".join))
+    n = len(text)
+    # The model's words: disjoint, sorted, never starting or ending on whitespace.
+    words = [(a, b) for a, b in _spans(draw, n, 20).tolist() if not text[a].isspace() and not text[b - 1].isspace()]
+    # Unbroken spans (grapheme clusters, URLs, numbers) hold no whitespace.
+    unbroken = [(a, b) for a, b in _spans(draw, n, 3).tolist() if not any(c.isspace() for c in text[a:b])]
+    unbroken = numpy.asarray(unbroken, dtype=numpy.int64).reshape(-1, 2)
+    return text, numpy.asarray(words, dtype=numpy.int64).reshape(-1, 2), _spans(draw, n, 3), unbroken
+
+
+def _character_words(text, words):
+    """Per character the index of its word, -1 outside words."""
+    owner = numpy.full(len(text), -1)
+    for i, (a, b) in enumerate(words.tolist()):
+        owner[a:b] = i
+    return owner
+
+
+@settings(max_examples=400, deadline=None)
+@given(segmented_texts())
+def test_constraints_keep_the_words_cover_and_hold_every_span(case):
+    text, words, whole, unbroken = case
+    result = apply_span_constraints(text, words, whole, unbroken)
+    assert (numpy.diff(result, axis=1) > 0).all() and (result[1:, 0] >= result[:-1, 1]).all()
+    owner = _character_words(text, result)
+    covered = _character_words(text, words) >= 0
+    for a, b in whole.tolist():
+        covered[a:b] = True
+    # Every non-space character the words or whole spans covered is in a word.
+    non_space = numpy.asarray([not c.isspace() for c in text])
+    assert (owner[covered & non_space] >= 0).all()
+    # No unbroken span is cut: its non-space characters are in one word.
+    for a, b in unbroken.tolist():
+        inside = owner[a:b][non_space[a:b]]
+        assert len(set(inside.tolist())) <= 1
+
+
+def test_without_spans_the_words_are_unchanged():
+    words = numpy.asarray([[0, 2], [2, 3], [4, 6]], dtype=numpy.int64)
+    empty = numpy.zeros((0, 2), dtype=numpy.int64)
+    assert apply_span_constraints("中国人 中国", words, empty, empty) is words
+
+
+def test_a_whole_span_becomes_one_word_and_a_cluster_joins_its_neighbour():
+    text = "中国人民银行"
+    words = numpy.asarray([[0, 2], [2, 4], [4, 6]], dtype=numpy.int64)
+    empty = numpy.zeros((0, 2), dtype=numpy.int64)
+    whole = numpy.asarray([[2, 6]], dtype=numpy.int64)
+    assert apply_span_constraints(text, words, whole, empty).tolist() == [[0, 2], [2, 6]]
+    unbroken = numpy.asarray([[1, 3]], dtype=numpy.int64)
+    assert apply_span_constraints(text, words, empty, unbroken).tolist() == [[0, 4], [4, 6]]
