@@ -47,6 +47,16 @@ def brute_force_flags(symbols, spaced, keys, fold=None):
     return flags
 
 
+def jackknifed_words(sentences, n_folds=10):
+    """The training-words channel of ``sentences``: each word with the mask of its sentences' folds."""
+    training = {}
+    for words in sentences:
+        fold_bit = 1 << text_fold("".join(words), n_folds)
+        for word in words:
+            training[word] = training.get(word, 0) | fold_bit
+    return training
+
+
 @pytest.fixture(scope="module")
 def ctb6_sentences(shared_data):
     sentences = list(read_segmented(shared_data / "ctb6" / "dev.seg", "sighan"))
@@ -55,11 +65,7 @@ def ctb6_sentences(shared_data):
 
 def test_flags_equal_brute_force_on_ctb6_with_jieba_and_training_words(ctb6_sentences):
     rng = random.Random(0)
-    training = {}
-    for words in ctb6_sentences[:1500]:
-        fold_bit = 1 << text_fold("".join(words), 10)
-        for word in words:
-            training[word] = training.get(word, 0) | fold_bit
+    training = jackknifed_words(ctb6_sentences[:1500])
     jieba_words = {word: EVERY_FOLD for word in jieba_lexicon()}
     channels = [training, jieba_words]
     matcher = LexiconMatcher(channels, NORMALISER)
@@ -111,11 +117,7 @@ def test_a_batch_read_a_few_matches_at_a_time_equals_brute_force(ctb6_sentences,
     """Matches are turned into flags MATCH_BLOCK at a time (bounded memory);
     blocks that end mid-text and mid-batch change nothing."""
     rng = random.Random(1)
-    training = {}
-    for words in ctb6_sentences[:500]:
-        fold_bit = 1 << text_fold("".join(words), 10)
-        for word in words:
-            training[word] = training.get(word, 0) | fold_bit
+    training = jackknifed_words(ctb6_sentences[:500])
     matcher = LexiconMatcher([training], NORMALISER)
     keys = normalised_masks([training])
     texts = ["".join(words) for words in rng.sample(ctb6_sentences[:500], 10)]
