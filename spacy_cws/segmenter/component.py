@@ -267,7 +267,9 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         # made (no concatenation: a long text's features exist once).
         flags = None
         if self._lexicon_matcher is not None:  # first: its scratch arrays are gone before the matrix exists
-            flags = self._lexicon_matcher.batch_features([view.symbols for view in views], [view.spaced for view in views], folds)
+            flags = self._lexicon_matcher.batch_features(
+                [view.symbols for view in views], [view.spaced for view in views], folds
+            )
         features = numpy.zeros((layout.n_units, N_SYMBOL_COLUMNS + 1 + N_TRIGRAM_COLUMNS), dtype=numpy.int64)
         features[:, :N_SYMBOL_COLUMNS] = self._symbol_ids.features(symbols, layout, sequence_criteria)
         if flags is not None:
