@@ -4,6 +4,23 @@ from typing import Iterable
 
 import srsly
 from spacy import util
+from thinc.api import Model
+from thinc.util import convert_recursive, is_xp_array
+
+
+def model_message(model: Model, data: bytes) -> dict:
+    """The saved ``model`` bytes (thinc's Model.to_bytes) decoded as thinc's
+    Model.from_bytes decodes them, for ``model.from_dict``. Taking the
+    message instead of the bytes lets a caller drop the bytes before the
+    weights are built (from_disk: the file is not held during loading).
+
+    RAISES ValueError: if ``data`` is not msgpack (a truncated or corrupt file).
+    """
+    try:
+        msg = srsly.msgpack_loads(data)
+    except Exception as err:  # msgpack's own exception types
+        raise ValueError(f"the model file is corrupt: not a saved model ({type(err).__name__}: {err})") from err
+    return convert_recursive(is_xp_array, model.ops.asarray, msg)
 
 
 class CfgAndModelSerialization:
@@ -12,8 +29,9 @@ class CfgAndModelSerialization:
     dict of serializers, as spacy/pipeline/*.py do).
 
     The component defines ``_load_cfg(cfg: dict)`` (take what was learned)
-    and ``_load_model_bytes(data: bytes)`` (build the model if needed, then
-    load; ValueError for weights it cannot use).
+    and ``_load_model_msg(msg: dict)`` (build the model if needed, then load
+    the decoded message of ``model_message``; ValueError for weights it
+    cannot use).
     RAISES FileNotFoundError naming a missing part; ValueError naming the file
         for a cfg that is not JSON or weights that do not load.
     """
@@ -23,7 +41,10 @@ class CfgAndModelSerialization:
         return util.to_bytes(serialize, exclude)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()):
-        deserialize = {"cfg": lambda b: self._load_cfg(srsly.json_loads(b)), "model": self._load_model_bytes}
+        deserialize = {
+            "cfg": lambda b: self._load_cfg(srsly.json_loads(b)),
+            "model": lambda b: self._load_model_msg(model_message(self.model, b)),
+        }
         util.from_bytes(bytes_data, deserialize, exclude)
         return self
 
@@ -49,7 +70,8 @@ class CfgAndModelSerialization:
 
         def load_model(p: Path) -> None:
             try:
-                self._load_model_bytes(p.read_bytes())
+                # The file's bytes are a temporary, freed once decoded.
+                self._load_model_msg(model_message(self.model, p.read_bytes()))
             except ValueError as err:
                 raise ValueError(f"{err} [file: {p}]") from err
 

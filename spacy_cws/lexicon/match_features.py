@@ -19,7 +19,7 @@ folds. At inference every word is seen.
 """
 import zlib
 from itertools import chain, islice
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy
 
@@ -91,6 +91,8 @@ class LexiconMatcher:
         self._key_lengths = numpy.asarray([len(key) for key in masks], dtype=numpy.int64)
         self._key_masks = numpy.asarray(list(masks.values()), dtype=numpy.int64).reshape(len(masks), len(channels))
         self.n_keys = len(masks)
+        # A match covering unit t lies within max_key_length - 1 units of it.
+        self.max_key_length = int(self._key_lengths.max()) if masks else 0
         if masks:
             self._automaton.make_automaton()
 
@@ -108,6 +110,7 @@ class LexiconMatcher:
         texts_symbols: Sequence[str],
         texts_spaced: Sequence[numpy.ndarray],
         folds: Optional[Sequence[int]] = None,
+        ranges: Optional[Sequence[Tuple[int, int]]] = None,
     ) -> List[numpy.ndarray]:
         """The flags of each unit of each text, from one automaton scan over the
         batch (the texts joined by newlines, which no key contains).
@@ -115,8 +118,24 @@ class LexiconMatcher:
         texts_symbols: per text its units' symbols (CharacterView.symbols).
         texts_spaced: per text bool (n,), whitespace before each unit.
         folds: per text its jackknife fold (training), or None (inference).
-        RETURNS: per text int64 (n,), bit ``channel * 13 + flag`` set where the flag holds.
+        ranges: per text the [start, end) units wanted (a window of a long
+            text), or None for all. Only the units within ``max_key_length - 1``
+            of the range are scanned, so the flags equal the whole text's.
+        RETURNS: per text int64 (end - start,) or (n,), bit ``channel * 13 +
+            flag`` set where the flag holds.
         """
+        if ranges is not None:
+            reach = max(self.max_key_length - 1, 0)
+            context = [
+                (max(start - reach, 0), min(end + reach, len(symbols)))
+                for (start, end), symbols in zip(ranges, texts_symbols)
+            ]
+            flags = self.batch_features(
+                [symbols[a:b] for (a, b), symbols in zip(context, texts_symbols)],
+                [spaced[a:b] for (a, b), spaced in zip(context, texts_spaced)],
+                folds,
+            )
+            return [text_flags[start - a : end - a] for text_flags, (start, end), (a, _) in zip(flags, ranges, context)]
         lengths = numpy.asarray([len(symbols) for symbols in texts_symbols], dtype=numpy.int64)
         offsets = numpy.concatenate([[0], numpy.cumsum(lengths + 1)])
         total = int(offsets[-1])

@@ -12,11 +12,12 @@ from typing import Callable, List, Tuple, Type
 
 import numpy
 import torch
-from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, xp2torch
+from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v3, xp2torch
 from thinc.types import Ints2d
 
 from .symbol_specials import BOS, EOS
 from .dropout import set_module_dropout
+from .module_weights import build_module, load_module_weights
 from .padding import HOST_OPS
 from .pytorch_input_features import N_EXTRA_COLUMNS
 
@@ -45,7 +46,7 @@ def padded_length(sequence) -> int:
 
 
 def pad_features(model: Model, X: List[Ints2d], is_train: bool, edges: bool) -> Tuple[ArgsKwargs, callable]:
-    """thinc convert_inputs for PyTorchWrapper_v2.
+    """thinc convert_inputs for PyTorchWrapper_v3.
 
     X: per sequence int (n, 11), or (n, 4) without lexicon flags and
         trigram hashes (they are then 0), all of one width and dtype. edges: add BOS and
@@ -85,7 +86,7 @@ def segmentation_model(
     spacy-experimental's pairwise_bilinear wrapper.
 
     settings: the module's keyword arguments besides the vocabulary sizes.
-    convert_outputs: PyTorchWrapper_v2's, unpadding the module's output.
+    convert_outputs: PyTorchWrapper_v3's, unpadding the module's output.
     edges: whether the input gets BOS/EOS (see pad_features).
     attrs: more model attrs, e.g. labels = "bmes".
     The model's ``attrs["dropout_rate"]`` (at first the ``dropout`` setting;
@@ -116,9 +117,16 @@ def module_arguments(model: Model) -> dict:
 def _init(module_class, convert_outputs, edges: bool, model: Model, X=None, Y=None) -> None:
     if model.layers:
         return
-    module = module_class(**module_arguments(model))
+    module = build_module(module_class, **module_arguments(model))
     convert_inputs = partial(pad_features, edges=edges)
-    model._layers.append(PyTorchWrapper_v2(module, convert_inputs=convert_inputs, convert_outputs=convert_outputs))
+    model._layers.append(
+        PyTorchWrapper_v3(
+            module,
+            convert_inputs=convert_inputs,
+            convert_outputs=convert_outputs,
+            deserialize_model=load_module_weights,
+        )
+    )
     # The wrapper's shim holds the module privately; the segmenter reaches it
     # here (the shim loads weights into this same object).
     model.attrs["torch_module"] = module

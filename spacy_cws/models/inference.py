@@ -22,6 +22,7 @@ from thinc.types import Floats3d, Ints2d
 from torch import nn
 
 from .feature_batch import module_arguments
+from .module_weights import assign_weights
 from .pytorch_fused_gd import FusedGDTransformer
 from .pytorch_gd_transformer import GDTransformer
 from .wrapped_module import torch_module
@@ -50,12 +51,13 @@ def inference_module(model: Model, precision: str) -> nn.Module:
     """
     dtype = check_precision(precision)
     trained = torch_module(model)
-    module = INFERENCE_CLASSES.get(type(trained), type(trained))(**module_arguments(model))
-    # assign=True: the copy's float32 weights share the trained weights' storage
-    # (no second copy in memory; a bfloat16 cast makes its own). Every weight
-    # change (finish_update, use_params, from_bytes) drops the copy, so it never
-    # runs on half-updated weights.
-    module.load_state_dict(trained.state_dict(), assign=True)
+    with torch.device("meta"):  # no weights of its own: it takes the trained ones
+        module = INFERENCE_CLASSES.get(type(trained), type(trained))(**module_arguments(model))
+    # Assigned, not copied: the copy's float32 weights share the trained weights'
+    # storage (a bfloat16 cast makes its own). Every weight change
+    # (finish_update, use_params, from_bytes) drops the copy, so it never runs
+    # on half-updated weights.
+    assign_weights(module, trained.state_dict())
     module.eval().requires_grad_(False).to(dtype)
     if hasattr(module, "prepare"):
         module.prepare()

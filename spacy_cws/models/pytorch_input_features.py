@@ -45,7 +45,6 @@ class LexiconAndTrigramInput(nn.Module):
         self.trigram_rows = trigram_rows
         if n_lexicon_bits:
             self.lexicon_projection = nn.Linear(n_lexicon_bits, width)
-            self.register_buffer("bit_values", 2 ** torch.arange(n_lexicon_bits, dtype=torch.int64), persistent=False)
         if trigram_width:
             self.trigram_embedding = nn.Embedding(trigram_rows, trigram_width)
             self.trigram_projection = nn.Linear(TRIGRAM_KINDS * trigram_width, width)
@@ -59,7 +58,10 @@ class LexiconAndTrigramInput(nn.Module):
         six trigram hashes. RETURNS (B, T, width), or None when inactive."""
         out = None
         if self.n_lexicon_bits:
-            flags = (extras[..., LEXICON_COLUMN, None] & self.bit_values) != 0
+            # No buffer for the bit positions: every tensor of the module is a
+            # saved weight, so it can be built empty and loaded (module_weights.py).
+            bits = torch.arange(self.n_lexicon_bits, device=extras.device)
+            flags = ((extras[..., LEXICON_COLUMN, None] >> bits) & 1) != 0
             out = self.lexicon_projection(flags.to(self.lexicon_projection.weight.dtype))
         if self.trigram_width:
             rows = self.trigram_embedding(extras[..., TRIGRAM_COLUMNS] % self.trigram_rows)  # (B, T, 6, w)

@@ -291,6 +291,6 @@ class MWAEnricher(CfgAndModelSerialization, TrainablePipe):
         if not self.model.get_ref(MWA_REF).layers:
             self.model.initialize()
 
-    def _load_model_bytes(self, data: bytes) -> None:
+    def _load_model_msg(self, msg: dict) -> None:
         self._ensure_built()
-        self.model.from_bytes(data)
+        self.model.from_dict(msg)

@@ -34,6 +34,7 @@ from .chunking import chunk_spans
 from ..models.criterion_transfer import add_criterion_row, freeze_all_but_criteria
 from ..models.feature_batch import padded_length
 from ..models.inference import inference_module, predict_with
+from ..models.module_weights import weights_follow
 from .decoding import decode_words
 from .dictionary_bonus import add_dictionary_bonus
 from .gap_labels import unit_starts_word
@@ -52,6 +53,7 @@ from ..ngram_vectors.model_initialization import check_normalisation, copy_into_
 from .span_constraints import apply_span_constraints
 from .settings import USER_DICTIONARY_MODES, SegmenterSettings, default_settings, takes_settings
 from .unbroken_spans import PatternSpans, grapheme_clusters
+from .unit_windows import unit_windows
 from .user_dictionary import UserDictionary
 
 DEFAULT_MODEL_CONFIG = """
@@ -78,6 +80,9 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
 # Held while a segmenter builds its inference copy (rare), so that concurrent
 # first predictions build it once. Module-level: components are pickled.
 _INFERENCE_BUILD_LOCK = threading.Lock()
+# Units featurized and scored at a time (unit_windows.py): about 8 MB of
+# features; a batch of 256 sentences of 100 characters fits in one window.
+WINDOW_UNITS = 65536
 
 
 @Language.factory(
@@ -246,38 +251,56 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         folds: Optional[Sequence[int]] = None,
     ) -> Tuple[List[CharacterView], List[List[Tuple[int, int]]], List[numpy.ndarray]]:
         """Views, sequence spans per text, and per sequence (flat, in order) the
-        int64 (n, 11) features of its symbols: unigram, bigram and criterion ids,
-        lexicon flags and trigram hashes (models/feature_batch.py).
+        int64 (n, 11) features of its symbols (``_sequence_features``).
 
         criteria: per text its criterion name, or None for the default.
         folds: per training text its jackknife fold; None at inference.
         """
         ids = criterion_ids(criteria, self.criteria, self.cfg["criterion"], self.name)
-        trigrams = bool(self.model.attrs["settings"].get("trigram_width", 0))
+        views, spans = self._views_and_spans(texts)
+        return views, spans, self._sequence_features(views, spans, ids, folds)
+
+    def _views_and_spans(self, texts: Sequence[str]) -> Tuple[List[CharacterView], List[List[Tuple[int, int]]]]:
+        """Per text its CharacterView and its model sequences' [start, end) unit spans."""
         views = [self.normaliser(text) for text in texts]
-        spans = [chunk_spans(view.symbols, self.cfg["max_length"]) for view in views]
-        # The chunks of each text cover it in order, so the texts' symbols laid
-        # end to end are the sequences laid end to end: one pass for the batch.
+        return views, [chunk_spans(view.symbols, self.cfg["max_length"]) for view in views]
+
+    def _sequence_features(
+        self,
+        views: Sequence[CharacterView],
+        spans: Sequence[Sequence[Tuple[int, int]]],
+        ids: Sequence[int],
+        folds: Optional[Sequence[int]] = None,
+    ) -> List[numpy.ndarray]:
+        """Per sequence (flat, in order) the int64 (n, 11) features of its
+        symbols: unigram, bigram and criterion ids, lexicon flags and trigram
+        hashes (models/feature_batch.py).
+
+        views: the texts. spans: per text consecutive sequences of it (all of
+            them, or a window's: unit_windows.py). ids: per text its criterion index.
+        folds: per training text its jackknife fold; None at inference.
+        """
+        # The sequences laid end to end: one numpy pass for the batch.
         layout = SequenceLayout([end - start for text_spans in spans for start, end in text_spans])
-        symbols = "".join(view.symbols for view in views)
         if not layout.n_units:
-            return views, spans, []
+            return []
+        ranges = [(text_spans[0][0], text_spans[-1][1]) if text_spans else (0, 0) for text_spans in spans]
+        symbols = "".join(view.symbols[start:end] for view, (start, end) in zip(views, ranges))
         sequence_criteria = numpy.repeat(numpy.asarray(ids, dtype=numpy.int64), [len(text_spans) for text_spans in spans])
         # Each block of columns is written into the one feature matrix as it is
-        # made (no concatenation: a long text's features exist once).
+        # made (no concatenation: a window's features exist once).
         flags = None
         if self._lexicon_matcher is not None:  # first: its scratch arrays are gone before the matrix exists
             flags = self._lexicon_matcher.batch_features(
-                [view.symbols for view in views], [view.spaced for view in views], folds
+                [view.symbols for view in views], [view.spaced for view in views], folds, ranges
             )
         features = numpy.zeros((layout.n_units, N_SYMBOL_COLUMNS + 1 + N_TRIGRAM_COLUMNS), dtype=numpy.int64)
         features[:, :N_SYMBOL_COLUMNS] = self._symbol_ids.features(symbols, layout, sequence_criteria)
         if flags is not None:
             features[:, N_SYMBOL_COLUMNS] = numpy.concatenate(flags)
-        if trigrams:
+        if self.model.attrs["settings"].get("trigram_width", 0):
             trigram_hashes(symbols, layout, out=features[:, N_SYMBOL_COLUMNS + 1 :])
-        return views, spans, layout.split(features)
-
+        return layout.split(features)
     def _check_initialized(self) -> None:
         if not self.symbols or not self.model.layers:
             raise ValueError(
@@ -293,25 +316,44 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """Segment raw texts. RETURNS per text int64 (n_words, 2) of [start, end)
         character offsets of its words; whitespace is in no word.
 
+        Features and scores are made ``WINDOW_UNITS`` units at a time
+        (unit_windows.py), so a long text needs scratch memory for one window,
+        not for the whole text; the words are those of one pass.
+
         criteria: per text the criterion to segment by (None: the default);
             used by multi-criteria models only.
         RAISES ValueError: for an unknown criterion, naming the known ones.
         """
         self._check_initialized()
         texts = list(texts)
-        views, spans, sequences = self._featurize(texts, criteria or [None] * len(texts))
-        scores = self._score_sequences(sequences)
-        if self._prefers_by_bonus():
-            matches = [self._user_dictionary.matches(text) for text in texts]
-            scheme = self.model.attrs.get("labels", "gaps")
-            scores = add_dictionary_bonus(scores, views, spans, matches, self.cfg["user_dictionary_bonus"], scheme)
-        starts = label_scheme(self.model).word_starts(self.model, scores)
-        words, position = [], 0
-        for text, view, text_spans in zip(texts, views, spans):
-            text_words = decode_words(view, text_spans, starts[position : position + len(text_spans)])
-            words.append(self._constrain(text, text_words))
-            position += len(text_spans)
-        return words
+        ids = criterion_ids(criteria or [None] * len(texts), self.criteria, self.cfg["criterion"], self.name)
+        views, spans = self._views_and_spans(texts)
+        prefer = self._prefers_by_bonus()
+        matches = [self._user_dictionary.matches(text) for text in texts] if prefer else []
+        scheme = label_scheme(self.model)
+        span_starts: List[List[numpy.ndarray]] = [[] for _ in texts]
+        for window in unit_windows([[end - start for start, end in text_spans] for text_spans in spans], WINDOW_UNITS):
+            window_views = [views[text] for text, _, _ in window]
+            window_spans = [spans[text][first:end] for text, first, end in window]
+            sequences = self._sequence_features(window_views, window_spans, [ids[text] for text, _, _ in window])
+            scores = self._score_sequences(sequences)
+            if prefer:
+                window_matches = [matches[text] for text, _, _ in window]
+                scores = add_dictionary_bonus(
+                    scores,
+                    window_views,
+                    window_spans,
+                    window_matches,
+                    self.cfg["user_dictionary_bonus"],
+                    self.model.attrs.get("labels", "gaps"),
+                )
+            starts = iter(scheme.word_starts(self.model, scores))
+            for text, first, end in window:
+                span_starts[text].extend(islice(starts, end - first))
+        return [
+            self._constrain(text, decode_words(view, text_spans, text_starts))
+            for text, view, text_spans, text_starts in zip(texts, views, spans, span_starts)
+        ]
 
     def _prefers_by_bonus(self) -> bool:
         """"prefer" mode, user words, and no lexicon features to put them in."""
@@ -604,12 +646,15 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self._set_lexicons(list(cfg.get("lexicons", [])))
         self.cfg["ngram_vectors"] = cfg.get("ngram_vectors")
 
-    def _load_model_bytes(self, data: bytes) -> None:
+    def _load_model_msg(self, msg: dict) -> None:
         if not self.model.layers:
-            self._build_model()
+            # Built with no initial weights: the saved ones become its weights
+            # (models/module_weights.py), so they are never held twice.
+            with weights_follow():
+                self._build_model()
         try:
-            self.model.from_bytes(data)
-        except Exception as err:  # msgpack, shape or key errors from thinc/torch
+            self.model.from_dict(msg)
+        except Exception as err:  # shape or key errors from thinc/torch
             raise ValueError(
                 f"'{self.name}' cannot load its model weights: the file is corrupt or was "
                 f"saved with another model configuration ({type(err).__name__}: {err})"

@@ -127,3 +127,22 @@ def test_a_batch_read_a_few_matches_at_a_time_equals_brute_force(ctb6_sentences,
     batch = matcher.batch_features([v.symbols for v in views], [v.spaced for v in views], folds)
     for view, fold, flags in zip(views, folds, batch):
         assert flags.tolist() == brute_force_flags(view.symbols, view.spaced, keys, fold)
+
+
+def test_the_flags_of_a_range_equal_the_whole_texts(ctb6_sentences):
+    """A window of a long text (``ranges``) gets the flags the whole text gives
+    its units: matches that reach into the window from outside count."""
+    rng = random.Random(2)
+    jieba_words = {word: EVERY_FOLD for word in jieba_lexicon()}
+    matcher = LexiconMatcher([jackknifed_words(ctb6_sentences[:500]), jieba_words], NORMALISER)
+    assert matcher.max_key_length > 5
+    text = "".join(word + (" " if rng.random() < 0.05 else "") for words in ctb6_sentences[:60] for word in words)
+    view = NORMALISER(text)
+    whole = matcher.features(view.symbols, view.spaced)
+    ranges = [(0, 0), (0, len(view)), (1, 2)] + [tuple(sorted(rng.sample(range(len(view) + 1), 2))) for _ in range(30)]
+    windows = matcher.batch_features([view.symbols] * len(ranges), [view.spaced] * len(ranges), None, ranges)
+    for (start, end), flags in zip(ranges, windows):
+        assert flags.tolist() == whole[start:end].tolist(), (start, end)
+    # Without the context, a word cut by the window's edge would be lost.
+    cut = [(start, end) for start, end in ranges if (whole[start:end] != matcher.features(view.symbols[start:end], view.spaced[start:end])).any()]
+    assert cut

@@ -1,0 +1,77 @@
+"""Loading saved weights into a torch module without holding them twice.
+
+thinc's PyTorchWrapper loads a module's weights into a module that already
+has weights of its own (random ones from its constructor) and copies the
+saved ones over them: while loading, the weights exist twice, plus the bytes
+they came from. Here a module whose weights are about to be loaded is built
+without initial values (on torch's "meta" device, then given uninitialized
+storage that is never written, so it takes no memory), and the loaded
+tensors become its weights (``load_state_dict(..., assign=True)``), each cast
+to the dtype the module declares (the shipped pipelines store float16).
+"""
+from contextlib import contextmanager
+from contextvars import ContextVar
+from io import BytesIO
+from typing import Dict, Iterator
+
+import torch
+from torch import nn
+
+_WEIGHTS_FOLLOW: ContextVar[bool] = ContextVar("spacy_cws_weights_follow", default=False)
+
+
+@contextmanager
+def weights_follow() -> Iterator[None]:
+    """Inside, ``build_module`` skips the modules' initial weights: the caller
+    assigns saved weights next (load_module_weights)."""
+    token = _WEIGHTS_FOLLOW.set(True)
+    try:
+        yield
+    finally:
+        _WEIGHTS_FOLLOW.reset(token)
+
+
+def build_module(module_class: type, **arguments) -> nn.Module:
+    """``module_class(**arguments)``; inside ``weights_follow``, with
+    uninitialized weights (no random initialisation, no memory written),
+    unless the module has tensors that are not saved (they would stay
+    uninitialized), which are then built as usual."""
+    if not _WEIGHTS_FOLLOW.get():
+        return module_class(**arguments)
+    with torch.device("meta"):
+        module = module_class(**arguments)
+    if set(dict(module.named_buffers())) - set(module.state_dict()):
+        return module_class(**arguments)
+    return module.to_empty(device="cpu")
+
+
+def assign_weights(module: nn.Module, state: Dict[str, torch.Tensor]) -> nn.Module:
+    """Make ``state``'s tensors the weights of ``module`` (built empty or not),
+    each in the dtype of the weight it replaces.
+
+    RETURNS module. RAISES ValueError: if a weight of the module is missing
+    from ``state`` or left without data (a tensor that is not saved).
+    """
+    current = module.state_dict(keep_vars=True)
+    state = {
+        name: tensor.to(current[name].dtype) if name in current and tensor.is_floating_point() else tensor
+        for name, tensor in state.items()
+    }
+    try:
+        module.load_state_dict(state, assign=True)
+    except RuntimeError as err:  # missing or unexpected keys, shape mismatches
+        raise ValueError(f"the saved weights do not fit the model: {err}") from err
+    empty = [name for name, tensor in list(module.named_parameters()) + list(module.named_buffers()) if tensor.is_meta]
+    if empty:
+        raise ValueError(f"the saved weights leave {', '.join(empty)} without data")
+    return module
+
+
+def load_module_weights(module: nn.Module, state_bytes: bytes, device: torch.device) -> nn.Module:
+    """PyTorchWrapper_v2's ``deserialize_model``: thinc's default (torch.load
+    of the bytes, to ``device``) with the tensors assigned, not copied.
+
+    RAISES ValueError: as assign_weights.
+    """
+    state = torch.load(BytesIO(state_bytes), map_location=device, weights_only=True)
+    return assign_weights(module, state).to(device)
