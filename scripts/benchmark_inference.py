@@ -3,7 +3,7 @@
     python scripts/benchmark_inference.py OUTPUT_DIR --assets ../shared/data \\
         --pipeline zh_cws_gd --precision float32 --precision bfloat16 \\
         [--pkuseg-trained training/pkuseg-ctb6] [--pkuseg-mixed assets/pkuseg_mixed] \\
-        [--sizes 10000,100000,1000000] [--stream-lines 100000]
+        [--sizes 10000,100000,1000000] [--stream-lines 100000] [--half-weights]
 
 1. Speed and F1 on the CTB6 test text (spacy_cws.benchmark.run: each peer in
    its own process, official SIGHAN scores): the pipeline saved once per
@@ -31,15 +31,20 @@ import spacy
 import typer
 
 from spacy_cws.benchmark.run import PeerSpec, benchmark
+from spacy_cws.cli.half_precision import halve_torch_weights
 
 SCRIPTS = Path(__file__).resolve().parent
 REFERENCE_PEER = "thulac"
 
 
-def save_with_precision(pipeline: str, precision: str, batch_units: int, output: Path) -> Path:
-    """The pipeline saved with gd_segmenter's precision and batch_units set (config settings)."""
+def save_with_precision(pipeline: str, precision: str, batch_units: int, output: Path, half: bool) -> Path:
+    """The pipeline saved with gd_segmenter's precision and batch_units set
+    (config settings), its weights stored as float16 if ``half`` (as the
+    shipped pipelines store them: loading, and so its memory, is theirs)."""
     settings = {"precision": precision, "batch_units": batch_units}
     nlp = spacy.load(pipeline, config={"components": {"gd_segmenter": settings}})
+    if half:
+        halve_torch_weights(nlp)
     output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
     return output
@@ -83,9 +88,10 @@ def main(
     repeats: int = typer.Option(1, "--repeats", help="Timed runs per measurement; the best is kept."),
     threads: str = typer.Option("1,2", "--threads", help="Thread counts of the speed tables."),
     two_processes: bool = typer.Option(True, "--n-process/--no-n-process", help="Also time nlp.pipe(n_process=2)."),
+    half_weights: bool = typer.Option(False, "--half-weights", help="Store the saved copies' weights as float16, as the shipped pipelines do."),
 ):
     output_dir.mkdir(parents=True, exist_ok=True)
-    saved = {p: save_with_precision(pipeline, p, batch_units, output_dir / "pipelines" / p) for p in precision}
+    saved = {p: save_with_precision(pipeline, p, batch_units, output_dir / "pipelines" / p, half_weights) for p in precision}
     peers = [PeerSpec("thulac", "thulac"), PeerSpec("jieba", "jieba")]
     if pkuseg_trained:
         peers.append(PeerSpec("pkuseg-ctb6", "pkuseg-trained", str(pkuseg_trained)))

@@ -2,6 +2,7 @@
 from pathlib import Path
 
 import spacy
+import srsly
 import typer
 from spacy.language import Language
 from wasabi import msg
@@ -27,18 +28,53 @@ def halve_torch_weights(nlp: Language) -> int:
     return cast
 
 
+# Components that keep everything they need in their own files, none of it
+# in the vocabulary's strings.
+OWN_STRINGS_ONLY = {"gd_segmenter"}
+
+
+def check_strings_unused(nlp: Language) -> None:
+    """RAISES ValueError: if a component of ``nlp`` may need the vocabulary's strings."""
+    others = [name for name in nlp.pipe_names if nlp.get_pipe_meta(name).factory not in OWN_STRINGS_ONLY]
+    if others:
+        raise ValueError(
+            f"Only a pipeline of {sorted(OWN_STRINGS_ONLY)} can drop its strings; {others} may need them: "
+            "leave out --drop-strings"
+        )
+
+
+def drop_strings(output: Path) -> None:
+    """Empty the string store saved at ``output`` (``nlp.to_disk``'s folder;
+    check_strings_unused first).
+
+    ``spacy train`` leaves the string of every training token in the
+    vocabulary (161,676 for zh_cws_gd_sm, about 28 MB once loaded); a
+    segmenter needs none of them, and a Doc adds the strings of its own tokens.
+    spaCy's StringStore cannot be emptied in place, so the saved list is
+    (vocab/strings.json, spaCy's format).
+    """
+    srsly.write_json(output / "vocab" / "strings.json", [])
+
+
 @app.command("half-precision")
 def half_precision_cli(
     pipeline: str = typer.Argument(..., help="A trained pipeline (name or path)."),
     output: Path = typer.Argument(..., help="Folder for the copy with float16 weights."),
+    strings: bool = typer.Option(
+        True, "--keep-strings/--drop-strings", help="--drop-strings: save no vocabulary strings (segmenter pipelines)."
+    ),
 ):
     """Save a copy of a pipeline with float16 torch weights.
 
     Save a copy of PIPELINE whose torch weights are stored as float16 (half
-    the size on disk; loaded back as float32). Evaluate the copy: the shipped
-    zh_cws_gd is measured in this form."""
+    the size on disk; loaded back as float32), with --drop-strings also
+    without the training tokens' strings, which a segmenter never reads (the
+    shipped pipelines: about 30 MB less memory). Evaluate the copy: the
+    shipped zh_cws_gd is measured in this form."""
     try:
         nlp = spacy.load(pipeline)
+        if not strings:
+            check_strings_unused(nlp)
     except (OSError, ValueError) as err:
         fail(str(err))
     cast = halve_torch_weights(nlp)
@@ -46,3 +82,6 @@ def half_precision_cli(
         fail(f"{pipeline} has no torch weights to cast")
     nlp.to_disk(output)
     msg.good(f"Saved {output}: {cast:,} weights as float16")
+    if not strings:
+        drop_strings(output)
+        msg.good(f"Dropped {len(nlp.vocab.strings):,} vocabulary strings")

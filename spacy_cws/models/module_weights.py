@@ -47,16 +47,18 @@ def build_module(module_class: type, **arguments) -> nn.Module:
 
 def assign_weights(module: nn.Module, state: Dict[str, torch.Tensor]) -> nn.Module:
     """Make ``state``'s tensors the weights of ``module`` (built empty or not),
-    each in the dtype of the weight it replaces.
+    each in the dtype of the weight it replaces (``state`` is changed in
+    place to the cast tensors).
 
     RETURNS module. RAISES ValueError: if a weight of the module is missing
     from ``state`` or left without data (a tensor that is not saved).
     """
     current = module.state_dict(keep_vars=True)
-    state = {
-        name: tensor.to(current[name].dtype) if name in current and tensor.is_floating_point() else tensor
-        for name, tensor in state.items()
-    }
+    # Cast one tensor at a time, in place: each saved tensor is freed as its
+    # cast replaces it (float16 -> float32 never holds both whole models).
+    for name in list(state):
+        if name in current and state[name].is_floating_point():
+            state[name] = state[name].to(current[name].dtype)
     try:
         module.load_state_dict(state, assign=True)
     except RuntimeError as err:  # missing or unexpected keys, shape mismatches

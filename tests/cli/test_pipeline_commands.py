@@ -94,6 +94,19 @@ def test_half_precision_halves_the_weights_file_and_keeps_the_words(trained_nlp,
     assert _words(spacy.load(tmp_path / "half"), TEXTS) == _words(trained_nlp, TEXTS)
 
 
+def test_half_precision_drops_the_strings_of_segmenter_pipelines_only(trained_nlp, tmp_path):
+    trained_nlp.to_disk(tmp_path / "nlp")
+    assert len(srsly.read_json(tmp_path / "nlp" / "vocab" / "strings.json")) > 20
+    _invoke("half-precision", tmp_path / "nlp", tmp_path / "half", "--drop-strings")
+    assert srsly.read_json(tmp_path / "half" / "vocab" / "strings.json") == []
+    assert _words(spacy.load(tmp_path / "half"), TEXTS) == _words(trained_nlp, TEXTS)
+    with_sentencizer = spacy.load(tmp_path / "nlp")
+    with_sentencizer.add_pipe("sentencizer")
+    with_sentencizer.to_disk(tmp_path / "two")
+    result = runner.invoke(app, ["half-precision", str(tmp_path / "two"), str(tmp_path / "out"), "--drop-strings"])
+    assert result.exit_code == 1 and "sentencizer" in result.stderr and not (tmp_path / "out").exists()
+
+
 def test_segment_by_criterion(two_criteria_nlp, tmp_path):
     two_criteria_nlp.to_disk(tmp_path / "nlp")
     (tmp_path / "in.txt").write_text("".join(text + "\n" for text in TEXTS), encoding="utf-8")
