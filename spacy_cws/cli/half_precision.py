@@ -16,8 +16,8 @@ def halve_torch_weights(nlp: Language) -> int:
     """Cast every floating-point torch parameter and buffer of ``nlp``'s
     components to float16, in place, so ``nlp.to_disk`` writes half the bytes.
 
-    Loading casts the weights back: torch's ``load_state_dict`` copies them
-    into the float32 modules a pipeline builds, so inference runs in float32.
+    Loading casts the weights back to the dtype of the modules a pipeline
+    builds (float32; models/module_weights.py), so inference runs in float32.
     The halved ``nlp`` itself is for saving only.
     RETURNS: the number of values cast.
     """
