@@ -22,15 +22,17 @@ are noisy: read the ratios, which come from one run.
 """
 import json
 import os
+import resource
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import List, Optional
 
 import spacy
 import typer
 
-from spacy_cws.benchmark.run import PeerSpec, benchmark
+from spacy_cws.benchmark.run import PeerSpec, benchmark, proc_status_mb
 from spacy_cws.cli.half_precision import halve_torch_weights
 
 SCRIPTS = Path(__file__).resolve().parent
@@ -51,12 +53,21 @@ def save_with_precision(pipeline: str, precision: str, batch_units: int, output:
 
 
 def child_peak_rss_mb(command: List[str], env: dict) -> float:
-    """Run ``command`` (stdout discarded) and RETURN its peak RSS in MiB (os.wait4's rusage)."""
+    """Run ``command`` (stdout discarded) and RETURN its peak RSS in MiB: its
+    VmHWM, read every 20 ms while it runs (the last reading before it exits),
+    because os.wait4's ru_maxrss would include this process's own peak (Linux
+    keeps it across fork and exec). Where /proc cannot be read, wait4's figure.
+    RAISES subprocess.CalledProcessError: if the command fails."""
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    if os.waitstatus_to_exitcode(status):
-        raise RuntimeError(f"{' '.join(command)} failed")
-    return usage.ru_maxrss / 1024
+    peak = None
+    while process.poll() is None:
+        reading = proc_status_mb(str(process.pid), "VmHWM")
+        peak = reading if reading is not None else peak
+        time.sleep(0.02)
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, command)
+    # Without /proc: the largest of this process's children so far.
+    return peak if peak is not None else resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
 def speed_rows(records: List[dict], threads: str) -> List[str]:

@@ -150,6 +150,19 @@ def best_seconds(run: Callable[[], object], repeats: int) -> float:
     return best
 
 
+def proc_status_mb(pid: str, field: str) -> Optional[float]:
+    """A memory field (e.g. "VmHWM") of /proc/PID/status in MiB, or None where
+    it cannot be read (no procfs, or the process has ended)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def current_rss_mb() -> Optional[float]:
     """Resident memory of this process in MiB, or None where it cannot be read."""
     try:
@@ -165,7 +178,15 @@ def current_rss_mb() -> Optional[float]:
 
 
 def peak_rss_mb() -> Optional[float]:
-    """Peak resident memory of this process so far in MiB, or None where unknown."""
+    """Peak resident memory of this process so far in MiB, or None where unknown.
+
+    Linux's VmHWM where it can be read: getrusage's ru_maxrss keeps the peak
+    of the process that started this one across fork and exec, so a child of
+    a process holding a loaded pipeline would report that pipeline's memory.
+    """
+    hwm = proc_status_mb("self", "VmHWM")
+    if hwm is not None:
+        return hwm
     try:
         import resource
     except ImportError:  # Windows
