@@ -56,7 +56,8 @@ def child_peak_rss_mb(command: List[str], env: dict) -> float:
     """Run ``command`` (stdout discarded) and RETURN its peak RSS in MiB: its
     VmHWM, read every 20 ms while it runs (the last reading before it exits),
     because os.wait4's ru_maxrss would include this process's own peak (Linux
-    keeps it across fork and exec). Where /proc cannot be read, wait4's figure.
+    keeps it across fork and exec). Where /proc cannot be read, the largest
+    peak of this process's children so far (getrusage).
     RAISES subprocess.CalledProcessError: if the command fails."""
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     peak = None

@@ -165,11 +165,9 @@ def proc_status_mb(pid: str, field: str) -> Optional[float]:
 
 def current_rss_mb() -> Optional[float]:
     """Resident memory of this process in MiB, or None where it cannot be read."""
-    try:
-        with open("/proc/self/statm") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-    except OSError:
-        pass
+    rss = proc_status_mb("self", "VmRSS")
+    if rss is not None:
+        return rss
     try:
         import psutil
     except ImportError:

@@ -70,7 +70,7 @@ def assign_weights(module: nn.Module, state: Dict[str, torch.Tensor]) -> nn.Modu
 
 
 def load_module_weights(module: nn.Module, state_bytes: bytes, device: torch.device) -> nn.Module:
-    """PyTorchWrapper_v2's ``deserialize_model``: thinc's default (torch.load
+    """PyTorchWrapper_v3's ``deserialize_model``: thinc's default (torch.load
     of the bytes, to ``device``) with the tensors assigned, not copied.
 
     RAISES ValueError: as assign_weights.

@@ -301,6 +301,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         if self.model.attrs["settings"].get("trigram_width", 0):
             trigram_hashes(symbols, layout, out=features[:, N_SYMBOL_COLUMNS + 1 :])
         return layout.split(features)
+
     def _check_initialized(self) -> None:
         if not self.symbols or not self.model.layers:
             raise ValueError(
