@@ -46,6 +46,7 @@ from .ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
 from .sequence_layout import SequenceLayout
 from ..lexicon import LexiconMatcher, load_lexicon
 from ..lexicon.channel_storage import pack_bigrams, pack_channel, packed, unpack_bigrams, unpack_channel
+from ..lexicon.jackknife import training_word_folds
 from ..lexicon.match_features import EVERY_FOLD, text_fold
 from ..models.wrapped_module import torch_module
 from ..ngram_vectors import NgramVectors
@@ -588,14 +589,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """The lexicon channels, packed (lexicon/channel_storage.py)."""
         channels = []
         if training_words:
-            n_folds = self.cfg["jackknife_folds"]
-            masks: Dict[str, int] = {}
-            for eg in get_examples():
-                fold_bit = 1 << text_fold(eg.reference.text, n_folds) if n_folds else EVERY_FOLD
-                for token in eg.reference:
-                    if not token.is_space:
-                        masks[token.text] = masks.get(token.text, 0) | fold_bit
-            channels.append(pack_channel("training", masks))
+            references = (eg.reference for eg in get_examples())
+            channels.append(pack_channel("training", training_word_folds(references, self.cfg["jackknife_folds"])))
         for source in sources:
             channels.append(pack_channel(str(source), dict.fromkeys(load_lexicon(str(source)), EVERY_FOLD)))
         return channels
