@@ -8,6 +8,7 @@ from wasabi import msg
 from ..corpora.catalog import get_corpus
 from ..corpora.convert import convert_corpus
 from ..corpora.test_files import write_test_files
+from ..lexicon.sources import tagged_corpus_lexicon, write_user_dictionary
 from . import app
 from .errors import fail
 from .convert import print_report
@@ -17,7 +18,7 @@ from .convert import print_report
 def prepare_cli(
     corpus: str = typer.Argument(..., help="Corpus name: pku, msr, as, cityu, ctb6, sxu or zx."),
     assets: Path = typer.Argument(..., help="Folder holding the corpus files in the catalog layout (see fetch)."),
-    output_dir: Path = typer.Argument(..., help="Folder for train.spacy, dev.spacy, test.spacy, train_words.txt, test_input.utf8, test_gold.utf8."),
+    output_dir: Path = typer.Argument(..., help="Folder for train.spacy, dev.spacy, test.spacy, train_words.txt (and train_words_pos.txt for a word_POS corpus), test_input.utf8, test_gold.utf8."),
     dev_fraction: float = typer.Option(
         0.1, "--dev-fraction", help="Share of training sentences held out as dev when the corpus has no dev file."
     ),
@@ -59,5 +60,9 @@ def prepare_cli(
     if files.train_words:
         shutil.copyfile(files.path(assets, "train_words"), words_path)
         msg.good(f"Copied the official training word list to {words_path}")
+    if files.format == "wordpos":
+        tagged_path = output_dir / "train_words_pos.txt"
+        write_user_dictionary(tagged_corpus_lexicon(files.path(assets, "train")), tagged_path)
+        msg.good(f"Wrote the training words with their most frequent POS to {tagged_path} (word count POS)")
     input_path, gold_path = write_test_files(files, assets, output_dir)
     msg.good(f"Wrote the test input {input_path} and the SIGHAN-format gold {gold_path}")

@@ -108,7 +108,7 @@ def _read(path: Path, fmt: str, stats: ReadStats) -> Iterator[SegmentedSentence]
             stats.blank_lines += 1
             continue
         if fmt == "wordpos":
-            tokens = [_strip_pos(token, path, line_no) for token in tokens]
+            tokens = [split_word_pos(token, path, line_no)[0] for token in tokens]
         yield SegmentedSentence(line_no, tokens)
 
 
@@ -133,9 +133,11 @@ def _raw_lines(path: Path, stats: ReadStats) -> Iterator[Tuple[int, bytes]]:
                 yield line_no, line
 
 
-def _strip_pos(token: str, path: Path, line_no: int) -> str:
-    # rpartition: the tag follows the LAST underscore ("a_b_NN" -> "a_b").
+def split_word_pos(token: str, path: Union[str, Path], line_no: int) -> Tuple[str, str]:
+    """A ``wordpos`` token's word and POS tag. The tag follows the LAST
+    underscore ("a_b_NN" -> ("a_b", "NN")).
+    RAISES CorpusFormatError naming the file and line for a token not of the form word_POS."""
     word, sep, tag = token.rpartition("_")
     if not sep or not word or not tag:
         raise CorpusFormatError(path, line_no, f"token {token!r} is not of the form word_POS")
-    return word
+    return word, tag

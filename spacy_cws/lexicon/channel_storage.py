@@ -10,14 +10,16 @@ spacy-cws 0.3.3 are still read.
 
 Written here (no library fits): it is a storage layout of our own cfg.
 """
-from typing import Dict, List, Mapping, Sequence, Tuple, Union
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .match_features import EVERY_FOLD
 
 WORD_SEPARATOR = "\n"
 PAIR_SEPARATOR = "\t"
 
-PackedChannel = Dict[str, object]  # {"name": str, "words": str, "folds": Optional[List[int]]}
+# {"name": str, "words": str, "folds": Optional[List[int]], and optionally
+# "tags": str and "counts": List[int]}
+PackedChannel = Dict[str, object]
 
 
 def _joined(items: Sequence[str], separator: str, forbidden: str, what: str) -> str:
@@ -31,17 +33,46 @@ def _joined(items: Sequence[str], separator: str, forbidden: str, what: str) -> 
     return joined
 
 
-def pack_channel(name: str, masks: Mapping[str, int]) -> PackedChannel:
+def pack_channel(
+    name: str,
+    masks: Mapping[str, int],
+    tags: Optional[Mapping[str, Optional[str]]] = None,
+    counts: Optional[Mapping[str, int]] = None,
+) -> PackedChannel:
     """A lexicon channel {word: fold mask} as the cfg stores it.
 
+    tags, counts: the words' POS tags and training counts, kept for the
+        word-POS attention (word_slots.py).
     RETURNS {"name", "words": the words joined by newlines, "folds": per word
-        its fold mask, or None when every mask is EVERY_FOLD}.
-    RAISES ValueError: for a word containing a newline.
+        its fold mask, or None when every mask is EVERY_FOLD}; with tags
+        "tags": per word its tag ("" for none) joined by newlines; with counts
+        "counts": per word its count (0 for none).
+    RAISES ValueError: for a word or tag containing a newline.
     """
     words = _joined(list(masks), WORD_SEPARATOR, WORD_SEPARATOR, "lexicon word")
     folds = list(masks.values())
     every_fold = all(mask == EVERY_FOLD for mask in folds)
-    return {"name": name, "words": words, "folds": None if every_fold else folds}
+    channel = {"name": name, "words": words, "folds": None if every_fold else folds}
+    if tags is not None:
+        channel["tags"] = _joined([tags.get(word) or "" for word in masks], WORD_SEPARATOR, WORD_SEPARATOR, "POS tag")
+    if counts is not None:
+        channel["counts"] = [counts.get(word, 0) for word in masks]
+    return channel
+
+
+def channel_tags(stored: Mapping[str, object]) -> Dict[str, str]:
+    """The {word: POS tag} of a stored channel's tagged words ({} without tags)."""
+    if not stored.get("tags") or isinstance(stored["words"], dict):
+        return {}
+    pairs = zip(stored["words"].split(WORD_SEPARATOR), stored["tags"].split(WORD_SEPARATOR))
+    return {word: tag for word, tag in pairs if tag}
+
+
+def channel_counts(stored: Mapping[str, object]) -> Dict[str, int]:
+    """The {word: training count} of a stored channel ({} without counts)."""
+    if not stored.get("counts") or isinstance(stored["words"], dict):
+        return {}
+    return dict(zip(stored["words"].split(WORD_SEPARATOR), stored["counts"]))
 
 
 def unpack_channel(stored: Mapping[str, object]) -> Dict[str, int]:
@@ -69,7 +100,11 @@ def packed(stored: Mapping[str, object]) -> PackedChannel:
     """A stored channel in the packed form, whichever form it was saved in."""
     if isinstance(stored["words"], dict):
         return pack_channel(str(stored["name"]), stored["words"])
-    return {"name": stored["name"], "words": stored["words"], "folds": stored.get("folds")}
+    kept = {"name": stored["name"], "words": stored["words"], "folds": stored.get("folds")}
+    for optional in ("tags", "counts"):
+        if stored.get(optional) is not None:
+            kept[optional] = stored[optional]
+    return kept
 
 
 def pack_bigrams(pairs: Sequence[Sequence[str]]) -> str:

@@ -18,12 +18,15 @@ contain it; a training sentence of fold k sees only the words of the other
 folds. At inference every word is seen.
 """
 import zlib
+from functools import partial
 from itertools import chain, islice
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 
 from ..segmenter.character_view import Normaliser
+from .pos_tags import coarse_tag
+from .word_slots import drop_replaced, fill_word_slots, replacement_probability
 
 LENGTH_BUCKETS = 4  # word lengths 2, 3, 4, 5+
 BITS_PER_CHANNEL = 3 * LENGTH_BUCKETS + 1
@@ -62,34 +65,60 @@ def _pack_flags(flags: numpy.ndarray) -> numpy.ndarray:
 
 
 class LexiconMatcher:
-    """Lexicon match flags of a text's units, for up to 4 channels.
+    """Lexicon match flags and word slots of a text's units, for up to 4 channels.
 
     channels: per channel a dict from word to its fold mask (``EVERY_FOLD`` for
         a word seen in every fold, i.e. not jackknifed).
     normaliser: the segmenter's Normaliser, so words and texts are matched in
         the model's view (full-width folded, number and Latin runs collapsed).
+    tags: a word's POS tag (CTB or ICTCLAS, pos_tags.py), for the word slots;
+        a word with none is X.
+    frequencies: a word's count in the training data, for the word slots'
+        replacement by POS (word_slots.py).
+    embedded_channel: the channel whose words have word embeddings in the
+        word slots (the training words); None: every word is its POS.
     RAISES ValueError: for more than 4 channels.
     """
 
-    def __init__(self, channels: Sequence[Dict[str, int]], normaliser: Normaliser):
+    def __init__(
+        self,
+        channels: Sequence[Dict[str, int]],
+        normaliser: Normaliser,
+        tags: Optional[Mapping[str, Optional[str]]] = None,
+        frequencies: Optional[Mapping[str, int]] = None,
+        embedded_channel: Optional[int] = None,
+    ):
         import ahocorasick  # pyahocorasick
 
         if len(channels) > MAX_CHANNELS:
             raise ValueError(f"At most {MAX_CHANNELS} lexicon channels fit the features, got {len(channels)}")
         self.n_channels = len(channels)
+        self.embedded_channel = embedded_channel
+        tags, frequencies = tags or {}, frequencies or {}
         masks: Dict[str, List[int]] = {}
+        key_tags: Dict[str, int] = {}
+        key_frequencies: Dict[str, int] = {}
         for channel, words in enumerate(channels):
             word_list = list(words)
             for key, word in zip(normalised_keys(word_list, normaliser), word_list):
                 if key:
                     masks.setdefault(key, [0] * len(channels))[channel] |= words[word]
-        # The automaton maps each key to its row in the length and mask arrays, so
-        # a text's matches become numpy arrays with no Python work per match.
+                    if not key_tags.get(key):
+                        key_tags[key] = coarse_tag(tags.get(word))
+        for key, word in zip(normalised_keys(list(frequencies), normaliser), frequencies):
+            key_frequencies[key] = key_frequencies.get(key, 0) + frequencies[word]
+        # The automaton maps each key to its row in the per-key arrays, so a
+        # text's matches become numpy arrays with no Python work per match.
         self._automaton = ahocorasick.Automaton(ahocorasick.STORE_INTS)  # rows as C ints: 11 MB less for jieba
         for row, key in enumerate(masks):
             self._automaton.add_word(key, row)
         self._key_lengths = numpy.asarray([len(key) for key in masks], dtype=numpy.int64)
         self._key_masks = numpy.asarray(list(masks.values()), dtype=numpy.int64).reshape(len(masks), len(channels))
+        self._key_tags = numpy.asarray([key_tags[key] for key in masks], dtype=numpy.int64)
+        self._key_frequencies = numpy.asarray([key_frequencies.get(key, 0) for key in masks], dtype=numpy.int64)
+        self._key_hashes = numpy.asarray(
+            [zlib.crc32(key.encode("utf-8", "surrogatepass")) + 1 for key in masks], dtype=numpy.int64
+        )
         self.n_keys = len(masks)
         # A match covering unit t lies within max_key_length - 1 units of it.
         self.max_key_length = int(self._key_lengths.max()) if masks else 0
@@ -124,53 +153,89 @@ class LexiconMatcher:
         RETURNS: per text int64 (end - start,) or (n,), bit ``channel * 13 +
             flag`` set where the flag holds.
         """
+        return self._per_text(self._flags, texts_symbols, texts_spaced, folds, ranges)
+
+    def batch_word_slots(
+        self,
+        texts_symbols: Sequence[str],
+        texts_spaced: Sequence[numpy.ndarray],
+        n_slots: int,
+        folds: Optional[Sequence[int]] = None,
+        ranges: Optional[Sequence[Tuple[int, int]]] = None,
+        replacement_threshold: float = 0.0,
+        training: bool = False,
+    ) -> List[numpy.ndarray]:
+        """The word slots of each unit of each text (word_slots.py), from the
+        same matches as ``batch_features`` (jackknifed by ``folds``).
+
+        n_slots: K, slots per unit. replacement_threshold: seed 003's t: a
+            match of a word of the embedded channel is its POS instead with
+            probability min(1, sqrt(t / f(w))), drawn in training; at
+            inference only the words replaced always (f(w) <= t) are.
+        RETURNS: per text int64 (n, K) (or (end - start, K) with ranges).
+        """
+        probabilities = replacement_probability(self._key_frequencies, replacement_threshold)
+        fill = partial(self._word_slots, n_slots=n_slots, probabilities=probabilities, training=training)
+        return self._per_text(fill, texts_symbols, texts_spaced, folds, ranges)
+
+    def _per_text(self, make, texts_symbols, texts_spaced, folds, ranges) -> List[numpy.ndarray]:
+        """``make(joined_length, matches)`` over the texts joined by newlines,
+        split back per text (and cut to ``ranges``, scanning their context)."""
         if ranges is not None:
             reach = max(self.max_key_length - 1, 0)
             context = [
                 (max(start - reach, 0), min(end + reach, len(symbols)))
                 for (start, end), symbols in zip(ranges, texts_symbols)
             ]
-            flags = self.batch_features(
+            rows = self._per_text(
+                make,
                 [symbols[a:b] for (a, b), symbols in zip(context, texts_symbols)],
                 [spaced[a:b] for (a, b), spaced in zip(context, texts_spaced)],
                 folds,
+                None,
             )
-            return [text_flags[start - a : end - a] for text_flags, (start, end), (a, _) in zip(flags, ranges, context)]
+            return [text_rows[start - a : end - a] for text_rows, (start, end), (a, _) in zip(rows, ranges, context)]
         lengths = numpy.asarray([len(symbols) for symbols in texts_symbols], dtype=numpy.int64)
         offsets = numpy.concatenate([[0], numpy.cumsum(lengths + 1)])
-        total = int(offsets[-1])
-        flags = numpy.zeros((total, self.n_bits or 1), dtype=bool)
-        if self.n_keys and total:
-            self._set_flags(flags, "\n".join(texts_symbols), texts_spaced, offsets, folds)
-        packed = _pack_flags(flags)
-        return [packed[a : a + n] for a, n in zip(offsets[:-1].tolist(), lengths.tolist())]
+        matches = self._matches("\n".join(texts_symbols), texts_spaced, offsets, folds) if self.n_keys else iter(())
+        rows = make(int(offsets[-1]), matches)
+        return [rows[a : a + n] for a, n in zip(offsets[:-1].tolist(), lengths.tolist())]
 
-    def _set_flags(self, flags, joined: str, texts_spaced, offsets: numpy.ndarray, folds) -> None:
-        # No match across whitespace: count the spaces before each joined position.
-        spaced = numpy.zeros(len(flags), dtype=bool)
+    def _matches(self, joined: str, texts_spaced, offsets: numpy.ndarray, folds) -> Iterator[tuple]:
+        """Per block of MATCH_BLOCK automaton matches: the starts, ends and key
+        rows (int (m,)) and channel masks (int (m, channels)) of the matches
+        that cross no whitespace and keep a channel after jackknifing."""
+        spaced = numpy.zeros(int(offsets[-1]), dtype=bool)
         for offset, text_spaced in zip(offsets[:-1].tolist(), texts_spaced):
             spaced[offset : offset + len(text_spaced)] = text_spaced
         spaces_before = numpy.cumsum(spaced)
         fold_bits = None if folds is None else numpy.int64(1) << numpy.asarray(folds, dtype=numpy.int64)
-        matches = chain.from_iterable(self._automaton.iter(joined))
+        found_matches = chain.from_iterable(self._automaton.iter(joined))
         # The matches are taken MATCH_BLOCK at a time, so their arrays do not grow with the text.
         while True:
-            found = numpy.fromiter(islice(matches, 2 * MATCH_BLOCK), dtype=numpy.int64).reshape(-1, 2)
+            found = numpy.fromiter(islice(found_matches, 2 * MATCH_BLOCK), dtype=numpy.int64).reshape(-1, 2)
             if not len(found):
                 return
-            self._set_block_flags(flags, found[:, 0], found[:, 1], spaces_before, offsets, fold_bits)
+            ends, key_rows = found[:, 0], found[:, 1]
+            masks = self._key_masks[key_rows]
+            if fold_bits is not None:
+                text_of_match = numpy.searchsorted(offsets, ends, side="right") - 1
+                masks = masks & ~fold_bits[text_of_match][:, None]
+            starts = ends - self._key_lengths[key_rows] + 1
+            kept = (spaces_before[ends] == spaces_before[starts]) & masks.any(axis=1)
+            yield starts[kept], ends[kept], key_rows[kept], masks[kept]
 
-    def _set_block_flags(self, flags, ends, key_rows, spaces_before, offsets, fold_bits) -> None:
-        masks = self._key_masks[key_rows]
-        if fold_bits is not None:
-            text_of_match = numpy.searchsorted(offsets, ends, side="right") - 1
-            masks = masks & ~fold_bits[text_of_match][:, None]
-        match, channels = numpy.nonzero(masks)
-        ends, lengths = ends[match], self._key_lengths[key_rows[match]]
-        starts = ends - lengths + 1
-        whole = spaces_before[ends] == spaces_before[starts]
-        starts, ends, lengths = starts[whole], ends[whole], lengths[whole]
-        base = channels[whole] * BITS_PER_CHANNEL
+    def _flags(self, n_units: int, matches) -> numpy.ndarray:
+        flags = numpy.zeros((n_units, self.n_bits or 1), dtype=bool)
+        for starts, ends, _, masks in matches:
+            match, channels = numpy.nonzero(masks)
+            self._set_block_flags(flags, starts[match], ends[match], channels)
+        return _pack_flags(flags)
+
+    @staticmethod
+    def _set_block_flags(flags, starts, ends, channels) -> None:
+        lengths = ends - starts + 1
+        base = channels * BITS_PER_CHANNEL
         single = lengths == 1
         flags[starts[single], base[single] + _S] = True
         starts, ends, lengths, base = starts[~single], ends[~single], lengths[~single], base[~single]
@@ -181,3 +246,16 @@ class LexiconMatcher:
         match = numpy.repeat(numpy.arange(len(lengths)), inner)
         offset = numpy.arange(len(match)) - numpy.repeat(numpy.cumsum(inner) - inner, inner)
         flags[starts[match] + 1 + offset, base[match] + _M + bucket[match]] = True
+
+    def _word_slots(self, n_units: int, matches, n_slots: int, probabilities, training: bool) -> numpy.ndarray:
+        blocks = list(matches)  # a window's matches: bounded by WINDOW_UNITS and the key lengths
+        starts, ends, key_rows, masks = (
+            (numpy.concatenate(parts) for parts in zip(*blocks))
+            if blocks
+            else (numpy.zeros(0, dtype=numpy.int64),) * 3 + (numpy.zeros((0, self.n_channels), dtype=numpy.int64),)
+        )
+        hashes = numpy.zeros(len(key_rows), dtype=numpy.int64)
+        if self.embedded_channel is not None:
+            embedded = masks[:, self.embedded_channel] != 0
+            hashes = drop_replaced(numpy.where(embedded, self._key_hashes[key_rows], 0), probabilities[key_rows], training)
+        return fill_word_slots(n_units, starts, ends - starts + 1, self._key_tags[key_rows], hashes, n_slots)

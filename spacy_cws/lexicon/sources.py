@@ -1,8 +1,9 @@
 """Where lexicons come from: a corpus's own words, jieba's bundled dictionary,
 and user-dictionary files in the jieba/pkuseg format."""
 import re
+from collections import Counter
 from pathlib import Path
-from typing import Iterable, Union
+from typing import Dict, Iterable, Union
 
 from spacy.tokens import Doc
 
@@ -56,6 +57,47 @@ def jieba_lexicon() -> Lexicon:
 def load_lexicon(source: str) -> Lexicon:
     """``"jieba"`` for jieba's bundled dictionary, else a path to a user-dictionary file."""
     return jieba_lexicon() if source == JIEBA else read_user_dictionary(source)
+
+
+def tagged_corpus_lexicon(path: Union[str, Path]) -> Lexicon:
+    """The words of a ``word_POS`` corpus file (ZX), each with its count and
+    its most frequent tag (the first seen among equals): seed 003's
+    target-domain word-POS lexicon.
+
+    RAISES FileNotFoundError, CorpusFormatError: as read_text_lines and
+        split_word_pos (naming the file and line).
+    """
+    from ..corpora.formats import read_text_lines, split_word_pos
+
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"corpus file not found: {path}")
+    tags: Dict[str, Counter] = {}
+    for line_no, line in read_text_lines(path):
+        for token in line.removeprefix("\ufeff").split():
+            word, tag = split_word_pos(token, path, line_no)
+            tags.setdefault(word, Counter())[tag] += 1
+    lexicon = Lexicon()
+    for word, counts in tags.items():
+        lexicon.add(word, sum(counts.values()), counts.most_common(1)[0][0])
+    return lexicon
+
+
+def write_user_dictionary(lexicon: Lexicon, path: Union[str, Path]) -> None:
+    """Write a lexicon in the jieba/pkuseg user format (``word [freq] [POS]``
+    a line), which read_user_dictionary reads back.
+
+    RAISES ValueError: for a word with a line break or ending in what would
+        read as a frequency or tag (a space then digits or letters).
+    """
+    lines = []
+    for word, entry in lexicon.items():
+        fields = [word] + [str(value) for value in (entry.frequency, entry.pos) if value is not None]
+        line = " ".join(fields)
+        if "\n" in word or "\r" in word or _USER_DICT_LINE.match(line).group(1) != word:
+            raise ValueError(f"The word {word!r} cannot be written in the user-dictionary format")
+        lines.append(line + "\n")
+    Path(path).write_text("".join(lines), encoding="utf-8")
 
 
 def training_lexicon(docs: Iterable[Doc]) -> Lexicon:

@@ -51,6 +51,9 @@ def build_bmes_tagger_v2(
     decoder: str = "crf",
     trigram_width: int = 0,
     trigram_rows: int = 0,
+    word_slots: int = 0,
+    word_width: int = 64,
+    word_rows: int = 65536,
 ) -> Model[InT, OutT]:
     """A Transformer BMES tagger (see pytorch_bmes_tagger.BMESTagger).
 
@@ -59,7 +62,9 @@ def build_bmes_tagger_v2(
     unigram/bigram width 50, dropout 0.1, window 5.
     trigram_width, trigram_rows: hashed trigram vectors (0 = none); the
     lexicon flags are used when the segmenter has a lexicon (dim nL).
-    Input: per sequence int (n, 11) (models/feature_batch.py). Output: per sequence float (1, n, 4) of
+    word_slots, word_width, word_rows: seed 003's word-POS attention (as
+    ``spacy-cws.GDTransformer.v2``; 0 slots = off).
+    Input: per sequence int (n, 11 + word_slots) (models/feature_batch.py). Output: per sequence float (1, n, 4) of
     B/M/E/S emission scores (one head, so the component's per-head loss code
     applies unchanged).
     """
@@ -75,6 +80,9 @@ def build_bmes_tagger_v2(
         decoder=decoder,
         trigram_width=trigram_width,
         trigram_rows=trigram_rows,
+        word_slots=word_slots,
+        word_width=word_width,
+        word_rows=word_rows,
     )
     validate_tagger_settings(width, depth, n_heads, window, decoder, unigram_width, bigram_width)
     return segmentation_model("bmes_tagger", BMESTagger, settings, _convert_outputs, edges=False, labels="bmes")

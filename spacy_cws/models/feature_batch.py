@@ -48,11 +48,12 @@ def padded_length(sequence) -> int:
 def pad_features(model: Model, X: List[Ints2d], is_train: bool, edges: bool) -> Tuple[ArgsKwargs, callable]:
     """thinc convert_inputs for PyTorchWrapper_v3.
 
-    X: per sequence int (n, 11), or (n, 4) without lexicon flags and
-        trigram hashes (they are then 0), all of one width and dtype. edges: add BOS and
+    X: per sequence int (n, 11 + K) with K word slots, or (n, 4) without
+        lexicon flags and trigram hashes (they are then 0), all of one width
+        and dtype. edges: add BOS and
         EOS around each sequence.
     RETURNS ArgsKwargs of torch int64 tensors (ids (B, T), lengths (B,),
-        bigrams (B, T, 2), criteria (B,), extras (B, T, 7)) with T = max n
+        bigrams (B, T, 2), criteria (B,), extras (B, T, 7 + K)) with T = max n
         (+ 2 with edges; at inference rounded up to a multiple of
         INFERENCE_LENGTH_MULTIPLE), padded on the host (padding.HOST_OPS) and moved to
         torch's default device; padding is PAD = 0 everywhere; and a
@@ -61,11 +62,11 @@ def pad_features(model: Model, X: List[Ints2d], is_train: bool, edges: bool) -> 
     """
     offset = 1 if edges else 0
     n = [len(x) for x in X]
-    features = HOST_OPS.pad(X)  # (B, max n, 11 or 4)
+    features = HOST_OPS.pad(X)  # (B, max n, 11 + K or 4)
     length = max(n) + 2 * offset
     if not is_train:
         length = _rounded_up(length)
-    batch = HOST_OPS.alloc3i(len(X), length, N_FEATURE_COLUMNS, dtype="int64")
+    batch = HOST_OPS.alloc3i(len(X), length, max(N_FEATURE_COLUMNS, features.shape[2]), dtype="int64")
     batch[:, offset : offset + features.shape[1], : features.shape[2]] = features
     if edges:
         batch[:, 0, 0] = BOS

@@ -65,6 +65,9 @@ def build_gd_transformer_v2(
     bigram_width: int = 0,
     trigram_width: int = 0,
     trigram_rows: int = 0,
+    word_slots: int = 0,
+    word_width: int = 64,
+    word_rows: int = 65536,
 ) -> Model[InT, OutT]:
     """The GD-Transformer gap scorer (Duan & Zhao 2020; see GDTransformer).
 
@@ -83,6 +86,11 @@ def build_gd_transformer_v2(
     trigram_width, trigram_rows: hashed trigram vectors of this width from a
     table of this many rows (0 = none). The lexicon flags are used when the
     segmenter has a lexicon (dim nL, set by the segmenter).
+    word_slots, word_width, word_rows: seed 003's word-POS attention over the
+    lexicon words holding each character, K = word_slots of them (0 = off),
+    with word and POS embeddings of word_width and a hashed word table of
+    word_rows rows (pytorch_word_pos_attention.py); then the input has
+    11 + word_slots columns.
     """
     settings = dict(
         width=width,
@@ -103,6 +111,9 @@ def build_gd_transformer_v2(
         bigram_width=bigram_width,
         trigram_width=trigram_width,
         trigram_rows=trigram_rows,
+        word_slots=word_slots,
+        word_width=word_width,
+        word_rows=word_rows,
     )
     validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
     return segmentation_model("gd_transformer", GDTransformer, settings, _convert_outputs, edges=True)

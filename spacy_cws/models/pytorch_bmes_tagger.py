@@ -65,8 +65,9 @@ class BMESTagger(nn.Module):
         embedding dropout is separate).
     window: local attention radius (0 = global attention).
     decoder: "crf" or "softmax".
-    n_lexicon_bits, trigram_width, trigram_rows: lexicon flags and hashed
-        trigrams added to each position's input (LexiconAndTrigramInput; 0 = none).
+    n_lexicon_bits, trigram_width, trigram_rows, word_slots, word_width,
+        word_rows: lexicon flags, hashed trigrams and seed 003's word-POS
+        attention added to each position's input (LexiconAndTrigramInput; 0 = none).
     RAISES ValueError: for a width not divisible by n_heads, an unknown decoder
         or negative sizes.
     """
@@ -88,6 +89,9 @@ class BMESTagger(nn.Module):
         n_lexicon_bits: int = 0,
         trigram_width: int = 0,
         trigram_rows: int = 0,
+        word_slots: int = 0,
+        word_width: int = 0,
+        word_rows: int = 0,
     ):
         super().__init__()
         validate_tagger_settings(width, depth, n_heads, window, decoder, unigram_width, bigram_width)
@@ -101,7 +105,9 @@ class BMESTagger(nn.Module):
         if bigram_width:
             self.bigram_embedding = nn.Embedding(n_bigrams, bigram_width, padding_idx=PAD)
         self.input_projection = nn.Linear(unigram_width + 2 * bigram_width, width)
-        self.extra_input = LexiconAndTrigramInput(n_lexicon_bits, trigram_width, trigram_rows, width)
+        self.extra_input = LexiconAndTrigramInput(
+            n_lexicon_bits, trigram_width, trigram_rows, width, word_slots, word_width, word_rows
+        )
         self.n_criteria = n_criteria
         if n_criteria:
             self.criterion_embedding = nn.Embedding(n_criteria, width)
@@ -130,7 +136,8 @@ class BMESTagger(nn.Module):
         """ids: int64 (B, T) symbols, PAD after each sequence; lengths: int64 (B,);
         bigrams: int64 (B, T, 2) left and right bigram ids (ignored when
         bigram_width = 0); criteria: int64 (B,) (ignored when n_criteria = 0);
-        extras: int64 (B, T, 7) lexicon flags and trigram hashes.
+        extras: int64 (B, T, 7 + word_slots) lexicon flags, trigram
+        hashes and word slots.
         RETURNS emissions (B, T, 4) over B/M/E/S (rows past a sequence's length
         are padding)."""
         features = [self.embedding(ids)]
@@ -138,7 +145,7 @@ class BMESTagger(nn.Module):
             features.append(self.bigram_embedding(bigrams).flatten(-2))
         x = self.input_projection(torch.cat(features, dim=-1))
         if self.extra_input.active:
-            x = x + self.extra_input(extras)
+            x = x + self.extra_input(extras, x)
         keys = torch.arange(ids.shape[1], device=ids.device)[None, :] < lengths[:, None]  # (B, T)
         token = bool(self.n_criteria)
         if token:

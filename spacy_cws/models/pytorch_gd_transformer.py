@@ -102,8 +102,9 @@ class GDTransformer(nn.Module):
     bigram_width: width of the bigram embedding table; 0 = unigrams only (the
         paper). Otherwise each position's embedding adds FC([e_bi(c[t-1]c[t]);
         e_bi(c[t]c[t+1])]) to the unigram's, as Qiu et al. 2020 eq. 13.
-    n_lexicon_bits, trigram_width, trigram_rows: lexicon flags and hashed
-        trigrams added to each position's embedding (LexiconAndTrigramInput;
+    n_lexicon_bits, trigram_width, trigram_rows, word_slots, word_width,
+        word_rows: lexicon flags, hashed trigrams and seed 003's word-POS
+        attention added to each position's embedding (LexiconAndTrigramInput;
         0 = none, the paper's model).
     width, depth, n_heads, ff_width, dropout: Table 4 hyperparameters (depth
         is layers per encoder).
@@ -143,6 +144,9 @@ class GDTransformer(nn.Module):
         n_lexicon_bits: int = 0,
         trigram_width: int = 0,
         trigram_rows: int = 0,
+        word_slots: int = 0,
+        word_width: int = 0,
+        word_rows: int = 0,
     ):
         super().__init__()
         if bigram_width < 0 or n_criteria < 0:
@@ -166,7 +170,9 @@ class GDTransformer(nn.Module):
         self.n_criteria = n_criteria
         if n_criteria:
             self.criterion_embedding = nn.Embedding(n_criteria, width)
-        self.extra_input = LexiconAndTrigramInput(n_lexicon_bits, trigram_width, trigram_rows, width)
+        self.extra_input = LexiconAndTrigramInput(
+            n_lexicon_bits, trigram_width, trigram_rows, width, word_slots, word_width, word_rows
+        )
         self.embedding_dropout = nn.Dropout(dropout)
         # nn.ModuleDict keys may not be "forward" (a Module attribute): key by direction + "_encoder".
         self.directions = encoders
@@ -207,8 +213,8 @@ class GDTransformer(nn.Module):
         including BOS and EOS; bigrams: int64 (B, T, 2), each position's left and
         right bigram ids (PAD at BOS, EOS and padding; ignored when
         bigram_width = 0); criteria: int64 (B,), each sequence's criterion id
-        (ignored when n_criteria = 0); extras: int64 (B, T, 7), lexicon flags
-        and trigram hashes (0 at BOS, EOS and padding; see
+        (ignored when n_criteria = 0); extras: int64 (B, T, 7 + word_slots), lexicon flags
+        and trigram hashes, then word slots (0 at BOS, EOS and padding; see
         LexiconAndTrigramInput). RETURNS gap logits (H, B, T - 1, 2), H =
         n_heads_out, head 0 the final scorer; gap g lies between positions g, g+1."""
         length = ids.shape[1]
@@ -218,7 +224,7 @@ class GDTransformer(nn.Module):
         if self.n_criteria:
             x = x + self.criterion_embedding(criteria)[:, None, :]
         if self.extra_input.active:
-            x = x + self.extra_input(extras)
+            x = x + self.extra_input(extras, x)
         x = x * math.sqrt(self.width)
         if self.position == "sinusoidal":
             x = x + sinusoidal_positions(length, self.width, ids.device)

@@ -44,8 +44,16 @@ from .merge_words import SegmentedText, merge_words
 from .symbol_ids import N_SYMBOL_COLUMNS, SymbolIds
 from .ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
 from .sequence_layout import SequenceLayout
-from ..lexicon import LexiconMatcher, load_lexicon
-from ..lexicon.channel_storage import pack_bigrams, pack_channel, packed, unpack_bigrams, unpack_channel
+from ..lexicon import Lexicon, LexiconMatcher, load_lexicon, training_lexicon
+from ..lexicon.channel_storage import (
+    channel_counts,
+    channel_tags,
+    pack_bigrams,
+    pack_channel,
+    packed,
+    unpack_bigrams,
+    unpack_channel,
+)
 from ..lexicon.jackknife import training_word_folds
 from ..lexicon.match_features import EVERY_FOLD, text_fold
 from ..models.wrapped_module import torch_module
@@ -128,6 +136,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self.cfg = {
             **dataclasses.asdict(checked),
             "user_words": [],
+            "user_tags": {},
             "symbols": [],
             "bigrams": [],
             "criteria": [],
@@ -196,7 +205,15 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         if matched and self.cfg["user_dictionary_mode"] == "prefer" and len(self._user_dictionary):
             # Into the matcher only: the saved channel keeps only its own words.
             matched[-1].update(dict.fromkeys(self._user_dictionary.words, EVERY_FOLD))
-        self._lexicon_matcher = LexiconMatcher(matched, self.normaliser) if matched else None
+        tags: Dict[str, str] = {}
+        for channel in reversed(self.cfg["lexicons"]):  # the first channel's tag wins
+            tags.update(channel_tags(channel))
+        if self.cfg["user_dictionary_mode"] == "prefer":
+            tags.update(self.cfg["user_tags"])
+        names = self.lexicons
+        embedded = names.index("training") if "training" in names else None  # the words with word embeddings
+        counts = channel_counts(self.cfg["lexicons"][embedded]) if embedded is not None else {}
+        self._lexicon_matcher = LexiconMatcher(matched, self.normaliser, tags, counts, embedded) if matched else None
 
     # -- user dictionary --------------------------------------------------------------
 
@@ -220,15 +237,23 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """Add words to the user dictionary (saved with the pipeline). In "force"
         mode every occurrence becomes one word (longest first, then leftmost;
         Latin words only at Latin word boundaries; see user_dictionary.py); in
-        "prefer" mode they join the model's last lexicon channel.
+        "prefer" mode they join the model's last lexicon channel. The POS tags
+        of a Lexicon (e.g. read_user_dictionary's) are kept for a model with
+        word slots (seed 003's target-domain word-POS lexicon; they win over
+        the channels' tags).
 
         RAISES ValueError: for an empty word.
         """
+        if isinstance(words, Lexicon):
+            self.cfg["user_tags"].update({word: entry.pos for word, entry in words.items() if entry.pos})
         self._user_dictionary.add(words)
         self._user_words_changed()
 
     def remove_words(self, words: Iterable[str]) -> None:
-        """Remove words from the user dictionary (absent words are ignored)."""
+        """Remove words (and their POS tags) from the user dictionary (absent words are ignored)."""
+        words = [words] if isinstance(words, str) else list(words)
+        for word in words:
+            self.cfg["user_tags"].pop(word, None)
         self._user_dictionary.remove(words)
         self._user_words_changed()
 
@@ -250,16 +275,18 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         texts: Sequence[str],
         criteria: Sequence[Optional[str]],
         folds: Optional[Sequence[int]] = None,
+        training: bool = False,
     ) -> Tuple[List[CharacterView], List[List[Tuple[int, int]]], List[numpy.ndarray]]:
         """Views, sequence spans per text, and per sequence (flat, in order) the
-        int64 (n, 11) features of its symbols (``_sequence_features``).
+        int64 (n, 11 + K) features of its symbols (``_sequence_features``).
 
         criteria: per text its criterion name, or None for the default.
         folds: per training text its jackknife fold; None at inference.
+        training: whether the word slots replace words by POS (seed 003 eq. 15).
         """
         ids = criterion_ids(criteria, self.criteria, self.cfg["criterion"], self.name)
         views, spans = self._views_and_spans(texts)
-        return views, spans, self._sequence_features(views, spans, ids, folds)
+        return views, spans, self._sequence_features(views, spans, ids, folds, training)
 
     def _views_and_spans(self, texts: Sequence[str]) -> Tuple[List[CharacterView], List[List[Tuple[int, int]]]]:
         """Per text its CharacterView and its model sequences' [start, end) unit spans."""
@@ -272,14 +299,16 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         spans: Sequence[Sequence[Tuple[int, int]]],
         ids: Sequence[int],
         folds: Optional[Sequence[int]] = None,
+        training: bool = False,
     ) -> List[numpy.ndarray]:
-        """Per sequence (flat, in order) the int64 (n, 11) features of its
-        symbols: unigram, bigram and criterion ids, lexicon flags and trigram
-        hashes (models/feature_batch.py).
+        """Per sequence (flat, in order) the int64 (n, 11 + K) features of its
+        symbols: unigram, bigram and criterion ids, lexicon flags, trigram
+        hashes and K word slots (the model's word_slots; models/feature_batch.py).
 
         views: the texts. spans: per text consecutive sequences of it (all of
             them, or a window's: unit_windows.py). ids: per text its criterion index.
         folds: per training text its jackknife fold; None at inference.
+        training: whether the word slots replace words by POS (seed 003 eq. 15).
         """
         # The sequences laid end to end: one numpy pass for the batch.
         layout = SequenceLayout([end - start for text_spans in spans for start, end in text_spans])
@@ -295,12 +324,22 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             flags = self._lexicon_matcher.batch_features(
                 [view.symbols for view in views], [view.spaced for view in views], folds, ranges
             )
-        features = numpy.zeros((layout.n_units, N_SYMBOL_COLUMNS + 1 + N_TRIGRAM_COLUMNS), dtype=numpy.int64)
+        n_slots = self.model.attrs["settings"].get("word_slots", 0)
+        slots_at = N_SYMBOL_COLUMNS + 1 + N_TRIGRAM_COLUMNS
+        features = numpy.zeros((layout.n_units, slots_at + n_slots), dtype=numpy.int64)
         features[:, :N_SYMBOL_COLUMNS] = self._symbol_ids.features(symbols, layout, sequence_criteria)
         if flags is not None:
             features[:, N_SYMBOL_COLUMNS] = numpy.concatenate(flags)
+            del flags
         if self.model.attrs["settings"].get("trigram_width", 0):
-            trigram_hashes(symbols, layout, out=features[:, N_SYMBOL_COLUMNS + 1 :])
+            trigram_hashes(symbols, layout, out=features[:, N_SYMBOL_COLUMNS + 1 : slots_at])
+        if n_slots and self._lexicon_matcher is not None:
+            threshold = self.cfg["word_replacement_threshold"]
+            slots = self._lexicon_matcher.batch_word_slots(
+                [view.symbols for view in views], [view.spaced for view in views], n_slots, folds, ranges, threshold,
+                training,
+            )
+            features[:, slots_at:] = numpy.concatenate(slots)
         return layout.split(features)
 
     def _check_initialized(self) -> None:
@@ -489,7 +528,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         texts = [eg.predicted.text for eg in examples]
         n_folds = self.cfg["jackknife_folds"]
         folds = [text_fold(text, n_folds) for text in texts] if n_folds else None
-        return self._featurize(texts, [eg.reference._.cws_criterion for eg in examples], folds)
+        return self._featurize(texts, [eg.reference._.cws_criterion for eg in examples], folds, training=True)
 
     def _loss(
         self,
@@ -588,11 +627,20 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
     ) -> List[dict]:
         """The lexicon channels, packed (lexicon/channel_storage.py)."""
         channels = []
+        with_tags = bool(self.model.attrs["settings"].get("word_slots", 0))
         if training_words:
             references = (eg.reference for eg in get_examples())
-            channels.append(pack_channel("training", training_word_folds(references, self.cfg["jackknife_folds"])))
+            folds = training_word_folds(references, self.cfg["jackknife_folds"])
+            # The word slots' replacement by POS needs each word's count (word_slots.py).
+            counts = None
+            if with_tags:
+                words = training_lexicon(eg.reference for eg in get_examples())
+                counts = {word: entry.frequency for word, entry in words.items()}
+            channels.append(pack_channel("training", folds, counts=counts))
         for source in sources:
-            channels.append(pack_channel(str(source), dict.fromkeys(load_lexicon(str(source)), EVERY_FOLD)))
+            lexicon = load_lexicon(str(source))
+            tags = {word: entry.pos for word, entry in lexicon.items()} if with_tags else None
+            channels.append(pack_channel(str(source), dict.fromkeys(lexicon, EVERY_FOLD), tags))
         return channels
 
     def _build_model(self) -> None:
@@ -639,6 +687,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self._set_vocabularies(cfg.get("symbols", []), cfg.get("bigrams", []))
         self._user_dictionary = UserDictionary(cfg.get("user_words", []))
         self.cfg["user_words"] = self._user_dictionary.words
+        self.cfg["user_tags"] = dict(cfg.get("user_tags", {}))
         self._set_lexicons(list(cfg.get("lexicons", [])))
         self.cfg["ngram_vectors"] = cfg.get("ngram_vectors")
 

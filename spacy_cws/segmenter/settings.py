@@ -42,6 +42,10 @@ class SegmenterSettings:
         lexicon/match_features.py): a training sentence sees only the words of
         the other folds; 0 = no jackknifing. The lexicons themselves are chosen
         in [initialize.components.NAME] (see ``Segmenter.initialize``).
+    word_replacement_threshold: seed 003's t (eq. 14): with a model that has
+        word slots, a training word is attended as its POS instead of its
+        word embedding with probability min(1, sqrt(t / f(w))), f(w) its
+        training count (lexicon/word_slots.py); 0 = never.
     user_dictionary_mode: how user dictionary words (``add_words``) act:
         "force" (each occurrence is one word) or "prefer" (they join the
         model's last lexicon channel; a model without a lexicon gets a soft
@@ -66,6 +70,7 @@ class SegmenterSettings:
     criterion: Optional[str] = None
     train_criteria_only: bool = False
     jackknife_folds: int = 10
+    word_replacement_threshold: float = 5.0
     user_dictionary_mode: str = "force"
     user_dictionary_bonus: float = 2.0
     unbroken_patterns: List[str] = field(default_factory=lambda: list(DEFAULT_PATTERNS))
@@ -78,6 +83,8 @@ class SegmenterSettings:
             )
         if self.jackknife_folds < 0 or self.jackknife_folds > 62:
             raise ValueError(f"gd_segmenter needs 0 <= jackknife_folds <= 62, got {self.jackknife_folds}")
+        if self.word_replacement_threshold < 0:
+            raise ValueError(f"gd_segmenter needs word_replacement_threshold >= 0, got {self.word_replacement_threshold}")
         if self.bigram_min_count < 0:
             raise ValueError(f"gd_segmenter needs bigram_min_count >= 0, got {self.bigram_min_count}")
         if self.max_length < 1 or self.batch_units < self.max_length + 2:

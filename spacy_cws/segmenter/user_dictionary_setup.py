@@ -20,7 +20,7 @@ def add_user_dictionary(nlp: Language, path: Union[str, Path], mode: str = "forc
     segmenters = segmenters_of(nlp)
     if not segmenters:
         raise ValueError("The pipeline has no gd_segmenter (component or tokenizer) to give a user dictionary")
-    words = list(read_user_dictionary(path))
+    words = read_user_dictionary(path)  # a Lexicon: its POS tags go with the words
     for segmenter in segmenters:
         segmenter.set_user_dictionary_mode(mode)
         segmenter.add_words(words)

@@ -47,3 +47,24 @@ def test_training_lexicon_has_the_corpus_word_types(shared_data):
     words = [w for s in sentences for w in s.words]
     assert len(lexicon) == len(set(words))
     assert sum(lexicon[w].frequency for w in lexicon) == len(words)
+
+
+def test_zx_word_pos_lexicon_counts_tags_and_round_trips(shared_data, tmp_path):
+    from collections import Counter
+
+    from spacy_cws.corpora.catalog import get_corpus
+    from spacy_cws.lexicon.sources import tagged_corpus_lexicon, write_user_dictionary
+
+    path = get_corpus("zx").path(shared_data, "train")
+    lexicon = tagged_corpus_lexicon(path)
+    tokens = Counter(word for sentence in read_segmented(path, "wordpos") for word in sentence.words)
+    assert {word: entry.frequency for word, entry in lexicon.items()} == dict(tokens)
+    pairs = Counter(tuple(t.rsplit("_", 1)) for line in open(path, encoding="utf-8") for t in line.split())
+    for word in ["的", "道人", "法宝", "青云"]:
+        assert lexicon[word].pos == max((n, -i, tag) for i, ((w, tag), n) in enumerate(pairs.items()) if w == word)[2]
+    write_user_dictionary(lexicon, tmp_path / "zx.txt")
+    assert read_user_dictionary(tmp_path / "zx.txt").to_list() == lexicon.to_list()
+    bad = Lexicon()
+    bad.add("Windows 10")  # would read back as the word "Windows" with frequency 10
+    with pytest.raises(ValueError, match="cannot be written"):
+        write_user_dictionary(bad, tmp_path / "bad.txt")
