@@ -4,9 +4,9 @@ Each row is a pipeline; each column the official measures of its output
 (``spacy_cws.scoring.evaluate.evaluate_corpus``, the same as ``python -m
 spacy_cws evaluate``). CTB6 dev is scored like a test set: its gold lines
 come from corpus/ctb6/dev.spacy, its OOV words are the CTB6 training words.
-With ``--zx-lexicon`` a last column adds the file's words to the pipeline's
-lexicon at inference (``--user-dict-mode prefer``; pipelines without a
-lexicon show "--").
+Each ``--zx-lexicon`` adds a column: ZX test with the file's words (and
+POS, where the file has them) added to the pipeline's lexicon at inference
+(``--user-dict-mode prefer``; pipelines without a lexicon show "--").
 
 python scripts/accuracy_table.py "0.1.0=zh_cws_gd" "closed=training/ctb6-lexicon-closed/model-best" \\
     --ctb6 corpus/ctb6 --zx corpus/zx --zx-lexicon corpus/zx/train_words.txt --output docs/experiments/accuracy_table.md
@@ -43,22 +43,23 @@ def main(
     rows: List[str] = typer.Argument(..., help="NAME=PIPELINE, one per row."),
     ctb6: Path = typer.Option(..., help="The prepared CTB6 folder (train/dev/test)."),
     zx: Path = typer.Option(..., help="The prepared ZX folder."),
-    zx_lexicon: Optional[Path] = typer.Option(None, help="ZX training words, added as a lexicon (prefer) in the last column."),
+    zx_lexicon: List[Path] = typer.Option([], help="ZX training words, added as a lexicon (prefer): one column per file."),
     output: Optional[Path] = typer.Option(None, help="Markdown file to write the table to."),
 ):
     with tempfile.TemporaryDirectory() as scratch_name:
         scratch = Path(scratch_name)
         dev = dev_as_test(ctb6, Path(tempfile.mkdtemp(dir=scratch)))
-        header = ["row", "pipeline", "CTB6 dev", "CTB6 test", "ZX test"] + (["ZX test, ZX lexicon (prefer)"] if zx_lexicon else [])
+        header = ["row", "pipeline", "CTB6 dev", "CTB6 test", "ZX test"] + [f"ZX test + {path.name} (prefer)" for path in zx_lexicon]
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         for row in rows:
             name, _, path = row.partition("=")
             nlp = spacy.load(path)
             cells = [name, f"`{path}`", cell(nlp, dev, scratch), cell(nlp, ctb6, scratch), cell(nlp, zx, scratch)]
-            if zx_lexicon:
+            for lexicon in zx_lexicon:
+                with_lexicon = spacy.load(path)
                 try:
-                    add_user_dictionary(nlp, zx_lexicon, "prefer")
-                    cells.append(cell(nlp, zx, scratch))
+                    add_user_dictionary(with_lexicon, lexicon, "prefer")
+                    cells.append(cell(with_lexicon, zx, scratch))
                 except ValueError:  # no lexicon features to prefer words in
                     cells.append("--")
             lines.append("| " + " | ".join(cells) + " |")
