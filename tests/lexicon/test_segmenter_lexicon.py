@@ -4,6 +4,7 @@ import pickle
 import pytest
 import spacy
 import srsly
+from spacy.util import fix_random_seed
 
 from spacy_cws.lexicon.match_features import text_fold
 
@@ -13,6 +14,10 @@ V2_MODEL = {**MODEL, "@architectures": "spacy-cws.GDTransformer.v2", "trigram_wi
 
 
 def lexicon_pipeline(tmp_path, model=V2_MODEL, **settings):
+    """A blank segmenter pipeline with the training words and a user
+    dictionary as lexicons; random generators seeded, so its training does
+    not depend on the tests run before it."""
+    fix_random_seed(0)
     user_dictionary = tmp_path / "user.txt"
     user_dictionary.write_text("法制建设 3 n\n公园 n\n", encoding="utf-8")
     nlp = blank_pipeline()

@@ -4,7 +4,6 @@ replacement by POS in training only, saving and loading."""
 import numpy
 import pytest
 import spacy
-from spacy.util import fix_random_seed
 
 from spacy_cws.lexicon.pos_tags import COARSE_TAGS
 from spacy_cws.lexicon.word_slots import POSITIONS, SLOT_TAG_BITS, SLOT_TAG_MASK
@@ -26,7 +25,6 @@ def test_word_attention_learns_and_round_trips(tmp_path, model):
     # Without jackknifing or replacement the training features equal those at
     # inference (training words by their embeddings, 法制建设 by its POS), so an
     # overfit model reproduces its training words exactly.
-    fix_random_seed(0)
     nlp = lexicon_pipeline(tmp_path, model, jackknife_folds=0, word_replacement_threshold=0.0)
     examples = make_examples(nlp)
     optimizer = nlp.initialize(lambda: examples)
