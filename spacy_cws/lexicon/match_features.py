@@ -119,6 +119,7 @@ class LexiconMatcher:
         self._key_hashes = numpy.asarray(
             [zlib.crc32(key.encode("utf-8", "surrogatepass")) + 1 for key in masks], dtype=numpy.int64
         )
+        self._replacement_probabilities: Dict[float, numpy.ndarray] = {}
         self.n_keys = len(masks)
         # A match covering unit t lies within max_key_length - 1 units of it.
         self.max_key_length = int(self._key_lengths.max()) if masks else 0
@@ -174,7 +175,11 @@ class LexiconMatcher:
             inference only the words replaced always (f(w) <= t) are.
         RETURNS: per text int64 (n, K) (or (end - start, K) with ranges).
         """
-        probabilities = replacement_probability(self._key_frequencies, replacement_threshold)
+        if replacement_threshold not in self._replacement_probabilities:  # once per threshold, not per batch
+            self._replacement_probabilities[replacement_threshold] = replacement_probability(
+                self._key_frequencies, replacement_threshold
+            )
+        probabilities = self._replacement_probabilities[replacement_threshold]
         fill = partial(self._word_slots, n_slots=n_slots, probabilities=probabilities, training=training)
         return self._per_text(fill, texts_symbols, texts_spaced, folds, ranges)
 
