@@ -57,6 +57,7 @@ _ICTCLAS = {
     "p": "FUNC", "c": "FUNC", "u": "FUNC", "y": "FUNC", "e": "FUNC", "o": "FUNC", "h": "FUNC", "k": "FUNC",
     "i": "IDIOM", "l": "IDIOM", "j": "NOUN", "g": "NOUN",
     "x": "PUNCT", "w": "PUNCT",
+    "eng": "NOUN",  # jieba.posseg's tag for a Latin word (never in dict.txt)
 }
 _INDEX = {tag: index for index, tag in enumerate(COARSE_TAGS)}
 

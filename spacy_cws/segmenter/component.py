@@ -55,6 +55,7 @@ from ..lexicon.channel_storage import (
     unpack_channel,
 )
 from ..lexicon.jackknife import training_word_folds
+from ..lexicon.word_tagger import word_tags
 from ..lexicon.match_features import EVERY_FOLD, text_fold
 from ..models.wrapped_module import torch_module
 from ..ngram_vectors import NgramVectors
@@ -562,6 +563,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         lexicons: Sequence[str] = (),
         user_dictionary: Optional[str] = None,
         ngram_vectors: Optional[str] = None,
+        training_word_tagger: Optional[str] = None,
     ) -> None:
         """Collect the symbol vocabulary (every training symbol, no minimum count,
         as in the paper), with bigram_min_count > 0 the bigram vocabulary, and
@@ -579,13 +581,20 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         ngram_vectors: a folder written by ``python -m spacy_cws ngram-vectors``:
             the vocabularies grow by its unigrams and bigrams, and the
             embedding tables start from its vectors (ngram_vectors/).
+        training_word_tagger: with word slots and the training lexicon, tag
+            every training word with this tagger ("jieba": jieba.posseg;
+            lexicon/word_tagger.py); its tags win over the other channels'.
+            None: a training word has the tag of the first other channel
+            that holds it, else none (class X).
         Set these in [initialize.components.NAME]; the words are saved with the pipeline.
 
         RAISES ValueError: if there are no characters, the model's bigram_width
             and bigram_min_count disagree (one is 0, the other not), a
             multi-criteria training Doc has no criterion and there is no
-            default, or the n-gram vectors' normalisation or widths differ
-            from the model's; FileNotFoundError: for a missing vectors folder.
+            default, the n-gram vectors' normalisation or widths differ
+            from the model's, or training_word_tagger is unknown or set
+            without word slots and the training lexicon;
+            FileNotFoundError: for a missing vectors folder.
         """
         validate_get_examples(get_examples, "Segmenter.initialize")
         min_count = self.cfg["bigram_min_count"]
@@ -606,7 +615,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             check_normalisation(vectors, self.normaliser, self.name)
             symbols, bigrams = extend_vocabularies(symbols, bigrams, vectors, with_bigrams=bool(min_count))
         self._set_vocabularies(symbols, bigrams)
-        self._set_lexicons(self._lexicon_channels(get_examples, training_lexicon, lexicons))
+        self._set_lexicons(self._lexicon_channels(get_examples, training_lexicon, lexicons, training_word_tagger))
         self.cfg["criteria"] = (
             training_criteria((eg.reference._.cws_criterion for eg in get_examples()), self.cfg["criterion"], self.name)
             if self.cfg["multi_criteria"]
@@ -623,20 +632,30 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self.segment_texts([eg.predicted.text for eg in sample], [eg.reference._.cws_criterion for eg in sample])
 
     def _lexicon_channels(
-        self, get_examples: Callable[[], Iterable[Example]], training_words: bool, sources: Sequence[str]
+        self,
+        get_examples: Callable[[], Iterable[Example]],
+        training_words: bool,
+        sources: Sequence[str],
+        tagger: Optional[str] = None,
     ) -> List[dict]:
         """The lexicon channels, packed (lexicon/channel_storage.py)."""
         channels = []
         with_tags = bool(self.model.attrs["settings"].get("word_slots", 0))
+        if tagger and not (with_tags and training_words):
+            raise ValueError(
+                f"'{self.name}' has training_word_tagger = '{tagger}', which tags the training lexicon for the word "
+                "slots: set training_lexicon = true and the model's word_slots > 0, or training_word_tagger = null"
+            )
         if training_words:
             references = (eg.reference for eg in get_examples())
             folds = training_word_folds(references, self.cfg["jackknife_folds"])
             # The word slots' replacement by POS needs each word's count (word_slots.py).
-            counts = None
+            counts = tags = None
             if with_tags:
                 words = training_lexicon(eg.reference for eg in get_examples())
                 counts = {word: entry.frequency for word, entry in words.items()}
-            channels.append(pack_channel("training", folds, counts=counts))
+                tags = word_tags(words, tagger) if tagger else None
+            channels.append(pack_channel("training", folds, tags, counts))
         for source in sources:
             lexicon = load_lexicon(str(source))
             tags = {word: entry.pos for word, entry in lexicon.items()} if with_tags else None

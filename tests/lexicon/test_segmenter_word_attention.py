@@ -8,7 +8,7 @@ import spacy
 from spacy_cws.lexicon.pos_tags import COARSE_TAGS
 from spacy_cws.lexicon.word_slots import POSITIONS, SLOT_TAG_BITS, SLOT_TAG_MASK
 
-from ..segmentation_data import make_examples
+from ..segmentation_data import SENTENCES, make_examples
 from .test_segmenter_lexicon import V2_MODEL, lexicon_pipeline, overfit_and_reload
 
 SLOTS = 4
@@ -101,3 +101,44 @@ def test_a_target_domain_lexicon_brings_its_pos_in_prefer_mode(tmp_path):
     assert loaded.cfg["user_tags"] == seg.cfg["user_tags"]
     seg.remove_words(["张小凡"])
     assert "张小凡" not in seg.cfg["user_tags"]
+
+
+def test_a_tagger_tags_every_training_word_so_untagged_means_no_tag(tmp_path):
+    """training_word_tagger = "jieba": training words jieba's dictionary lacks
+    (一百九十多亿, iPhone) get jieba.posseg's tag instead of class X, and the
+    training channel's tags win over the other channels'."""
+    tagged = lexicon_pipeline(tmp_path, WORD_MODEL, word_replacement_threshold=0.0)
+    tagged.config["initialize"]["components"]["gd_segmenter"]["training_word_tagger"] = "jieba"
+    untagged = lexicon_pipeline(tmp_path, WORD_MODEL, word_replacement_threshold=0.0)
+    for nlp in (tagged, untagged):
+        examples = make_examples(nlp)
+        nlp.initialize(lambda: examples)
+    training = tagged.get_pipe("gd_segmenter").cfg["lexicons"][0]
+    tags = dict(zip(training["words"].split("\n"), training["tags"].split("\n")))
+    assert all(tags.values()) and len(tags) == len({w for s in SENTENCES for w in s.split()})
+    assert (tags["一百九十多亿"], tags["iPhone"], tags["公园"]) == ("m", "eng", "n")
+    assert "tags" not in untagged.get_pipe("gd_segmenter").cfg["lexicons"][0]
+
+    def first_slot_class(nlp, text, word):
+        slots = nlp.get_pipe("gd_segmenter")._featurize([text], [None])[2][0][:, SLOT_COLUMNS]
+        return COARSE_TAGS[(int(slots[text.index(word), 0] & SLOT_TAG_MASK) - 1) // len(POSITIONS)]
+
+    text = "总值一百九十多亿元"
+    assert first_slot_class(tagged, text, "一百九十多亿") == "NUM"
+    assert first_slot_class(untagged, text, "一百九十多亿") == "X"
+
+
+def test_an_unknown_training_word_tagger_is_named_in_the_error(tmp_path):
+    nlp = lexicon_pipeline(tmp_path, WORD_MODEL)
+    nlp.config["initialize"]["components"]["gd_segmenter"]["training_word_tagger"] = "hanlp"
+    examples = make_examples(nlp)
+    with pytest.raises(ValueError, match="training_word_tagger must be one of \\['jieba'\\]"):
+        nlp.initialize(lambda: examples)
+
+
+def test_a_training_word_tagger_without_word_slots_is_an_error(tmp_path):
+    nlp = lexicon_pipeline(tmp_path)  # V2_MODEL: no word slots
+    nlp.config["initialize"]["components"]["gd_segmenter"]["training_word_tagger"] = "jieba"
+    examples = make_examples(nlp)
+    with pytest.raises(ValueError, match="word_slots > 0"):
+        nlp.initialize(lambda: examples)
