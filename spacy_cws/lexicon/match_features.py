@@ -18,6 +18,7 @@ contain it; a training sentence of fold k sees only the words of the other
 folds. At inference every word is seen.
 """
 import zlib
+from array import array
 from functools import partial
 from itertools import chain, islice
 from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
@@ -34,6 +35,9 @@ MAX_CHANNELS = 63 // BITS_PER_CHANNEL
 EVERY_FOLD = -1  # the fold mask of a word that is not jackknifed: present in every fold
 _B, _E, _M, _S = 0, LENGTH_BUCKETS, 2 * LENGTH_BUCKETS, 3 * LENGTH_BUCKETS
 MATCH_BLOCK = 65536  # automaton matches turned into flags at a time
+# Words normalised at a time: the character view of all of a 349,000-word
+# lexicon at once took about 60 MB while a pipeline loads.
+KEY_BLOCK = 32768
 
 
 def text_fold(text: str, n_folds: int) -> int:
@@ -43,8 +47,12 @@ def text_fold(text: str, n_folds: int) -> int:
 
 def normalised_keys(words: Sequence[str], normaliser: Normaliser) -> List[str]:
     """Each word as the model sees it (its units' symbols, whitespace dropped),
-    from one Normaliser pass over all words joined by newlines ("" for a word
-    of whitespace only)."""
+    from one Normaliser pass per KEY_BLOCK words joined by newlines ("" for a
+    word of whitespace only)."""
+    return [key for start in range(0, len(words), KEY_BLOCK) for key in _block_keys(words[start : start + KEY_BLOCK], normaliser)]
+
+
+def _block_keys(words: Sequence[str], normaliser: Normaliser) -> List[str]:
     if not words:
         return []
     joined = "\n".join(words)
@@ -95,35 +103,50 @@ class LexiconMatcher:
         self.n_channels = len(channels)
         self.embedded_channel = embedded_channel
         tags, frequencies = tags or {}, frequencies or {}
-        masks: Dict[str, List[int]] = {}
-        key_tags: Dict[str, int] = {}
-        key_frequencies: Dict[str, int] = {}
+        # A row per distinct key (normalised word), its values in arrays: a
+        # Python list per key held about 100 bytes more for each of the
+        # 400,000-700,000 keys while a pipeline loads (the peak of loading).
+        rows: Dict[str, int] = {}
+        most = sum(len(words) for words in channels)
+        key_masks = numpy.zeros((most, len(channels)), dtype=numpy.int64)
+        key_tags = array("q", bytes(8 * most))  # 0 = UNKNOWN_TAG
         for channel, words in enumerate(channels):
             word_list = list(words)
-            for key, word in zip(normalised_keys(word_list, normaliser), word_list):
-                if key:
-                    masks.setdefault(key, [0] * len(channels))[channel] |= words[word]
-                    if not key_tags.get(key):
-                        key_tags[key] = coarse_tag(tags.get(word))
+            keys = normalised_keys(word_list, normaliser)
+            word_rows = numpy.fromiter((rows.setdefault(key, len(rows)) for key in keys), dtype=numpy.int64, count=len(keys))
+            kept = numpy.fromiter((bool(key) for key in keys), dtype=bool, count=len(keys))
+            del keys
+            masks = numpy.fromiter((words[word] for word in word_list), dtype=numpy.int64, count=len(word_list))
+            numpy.bitwise_or.at(key_masks[:, channel], word_rows[kept], masks[kept])
+            # A key's tag: the first tag among its words, channel by channel.
+            for row, word, keep in zip(word_rows.tolist(), word_list, kept.tolist()):
+                if keep and not key_tags[row]:
+                    key_tags[row] = coarse_tag(tags.get(word))
+        rows.pop("", None)  # words of whitespace only match nothing
+        kept_rows = numpy.fromiter(rows.values(), dtype=numpy.int64, count=len(rows))
+        key_frequencies = numpy.zeros(most, dtype=numpy.int64)
         for key, word in zip(normalised_keys(list(frequencies), normaliser), frequencies):
-            key_frequencies[key] = key_frequencies.get(key, 0) + frequencies[word]
+            row = rows.get(key)
+            if row is not None:
+                key_frequencies[row] += frequencies[word]
         # The automaton maps each key to its row in the per-key arrays, so a
         # text's matches become numpy arrays with no Python work per match.
         self._automaton = ahocorasick.Automaton(ahocorasick.STORE_INTS)  # rows as C ints: 11 MB less for jieba
-        for row, key in enumerate(masks):
+        for row, key in enumerate(rows):
             self._automaton.add_word(key, row)
-        self._key_lengths = numpy.asarray([len(key) for key in masks], dtype=numpy.int64)
-        self._key_masks = numpy.asarray(list(masks.values()), dtype=numpy.int64).reshape(len(masks), len(channels))
-        self._key_tags = numpy.asarray([key_tags[key] for key in masks], dtype=numpy.int64)
-        self._key_frequencies = numpy.asarray([key_frequencies.get(key, 0) for key in masks], dtype=numpy.int64)
-        self._key_hashes = numpy.asarray(
-            [zlib.crc32(key.encode("utf-8", "surrogatepass")) + 1 for key in masks], dtype=numpy.int64
+        self._key_lengths = numpy.fromiter((len(key) for key in rows), dtype=numpy.int64, count=len(rows))
+        self._key_masks = key_masks[kept_rows]
+        self._key_tags = numpy.frombuffer(key_tags, dtype=numpy.int64)[kept_rows]
+        self._key_frequencies = key_frequencies[kept_rows]
+        self._key_hashes = numpy.fromiter(
+            (zlib.crc32(key.encode("utf-8", "surrogatepass")) + 1 for key in rows), dtype=numpy.int64, count=len(rows)
         )
+        del key_masks, key_tags, key_frequencies
         self._replacement_probabilities: Dict[float, numpy.ndarray] = {}
-        self.n_keys = len(masks)
+        self.n_keys = len(rows)
         # A match covering unit t lies within max_key_length - 1 units of it.
-        self.max_key_length = int(self._key_lengths.max()) if masks else 0
-        if masks:
+        self.max_key_length = int(self._key_lengths.max()) if rows else 0
+        if rows:
             self._automaton.make_automaton()
 
     @property

@@ -8,13 +8,18 @@ without initial values (on torch's "meta" device, then given uninitialized
 storage that is never written, so it takes no memory), and the loaded
 tensors become its weights (``load_state_dict(..., assign=True)``), each cast
 to the dtype the module declares (the shipped pipelines store float16).
+``load_model_message`` also frees the saved bytes before the weights are
+built from them.
 """
 from contextlib import contextmanager
 from contextvars import ContextVar
 from io import BytesIO
 from typing import Dict, Iterator
 
+import srsly
 import torch
+from thinc.api import Model
+from thinc.util import get_torch_default_device
 from torch import nn
 
 _WEIGHTS_FOLLOW: ContextVar[bool] = ContextVar("spacy_cws_weights_follow", default=False)
@@ -69,11 +74,49 @@ def assign_weights(module: nn.Module, state: Dict[str, torch.Tensor]) -> nn.Modu
     return module
 
 
+def _read_state(state_bytes: bytes, device: torch.device) -> Dict[str, torch.Tensor]:
+    """The tensors of a saved state dict (torch.save bytes), on ``device``."""
+    return torch.load(BytesIO(state_bytes), map_location=device, weights_only=True)
+
+
 def load_module_weights(module: nn.Module, state_bytes: bytes, device: torch.device) -> nn.Module:
     """PyTorchWrapper_v3's ``deserialize_model``: thinc's default (torch.load
     of the bytes, to ``device``) with the tensors assigned, not copied.
 
     RAISES ValueError: as assign_weights.
     """
-    state = torch.load(BytesIO(state_bytes), map_location=device, weights_only=True)
-    return assign_weights(module, state).to(device)
+    return assign_weights(module, _read_state(state_bytes, device)).to(device)
+
+
+def load_model_message(model: Model, msg: dict) -> Model:
+    """``model.from_dict(msg)`` (``msg``: thinc's decoded Model.to_bytes), the
+    torch weights read first, each shim's bytes freed before its tensors are
+    cast. thinc's PyTorchShim.from_bytes holds the message's bytes, their
+    decoded copy and the tensors at once while loading: three copies of the
+    weights, the peak of loading a pipeline. Here one copy of the bytes is
+    alive while the tensors are read, none while they are cast. (Written here:
+    thinc's shim takes only bytes; this does what its from_bytes does, in
+    another order.) Only the shims that load with ``load_module_weights``
+    (the segmentation models) are read here; a node with any other shim is
+    left to from_dict. ``msg`` is emptied of the shims it loaded.
+
+    RETURNS model. RAISES ValueError: as assign_weights, or thinc's for a
+    message that does not fit the model.
+    """
+    nodes = list(model.walk())
+    if len(msg.get("shims", [])) == len(nodes):
+        for node, saved in zip(nodes, msg["shims"]):
+            ours = all(getattr(shim, "_deserialize_model", None) is load_module_weights for shim in node.shims)
+            if not node.shims or len(saved) != len(node.shims) or not ours:
+                continue
+            for index, shim in enumerate(node.shims):
+                decoded = srsly.msgpack_loads(saved[index])
+                saved[index] = None  # the message's copy of the bytes, freed
+                device = get_torch_default_device()  # as PyTorchShim.from_bytes
+                state = _read_state(decoded.pop("state"), device)  # the decoded bytes, freed once read
+                shim.cfg = decoded["config"]
+                shim._model = assign_weights(shim._model, state).to(device)
+                shim._grad_scaler.to_(device)
+                del state
+            saved.clear()  # from_dict skips the shims it finds no bytes for
+    return model.from_dict(msg)

@@ -34,7 +34,8 @@ from .chunking import chunk_spans
 from ..models.criterion_transfer import add_criterion_row, freeze_all_but_criteria
 from ..models.feature_batch import padded_length
 from ..models.inference import inference_module, predict_with
-from ..models.module_weights import weights_follow
+from ..freed_memory import release_freed_memory
+from ..models.module_weights import load_model_message, weights_follow
 from .decoding import decode_words
 from .dictionary_bonus import add_dictionary_bonus
 from .gap_labels import unit_starts_word
@@ -215,6 +216,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         embedded = names.index("training") if "training" in names else None  # the words with word embeddings
         counts = channel_counts(self.cfg["lexicons"][embedded]) if embedded is not None else {}
         self._lexicon_matcher = LexiconMatcher(matched, self.normaliser, tags, counts, embedded) if matched else None
+        del matched, tags, counts
+        release_freed_memory()  # the word dicts and keys just dropped (freed_memory.py)
 
     # -- user dictionary --------------------------------------------------------------
 
@@ -717,7 +720,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             with weights_follow():
                 self._build_model()
         try:
-            self.model.from_dict(msg)
+            load_model_message(self.model, msg)
         except Exception as err:  # shape or key errors from thinc/torch
             raise ValueError(
                 f"'{self.name}' cannot load its model weights: the file is corrupt or was "

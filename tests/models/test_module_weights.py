@@ -7,7 +7,17 @@ import pytest
 import torch
 from torch import nn
 
-from spacy_cws.models.module_weights import assign_weights, build_module, load_module_weights, weights_follow
+import srsly
+from thinc.api import Linear
+
+from spacy_cws.component_serialization import model_message
+from spacy_cws.models.module_weights import (
+    assign_weights,
+    build_module,
+    load_model_message,
+    load_module_weights,
+    weights_follow,
+)
 from spacy_cws.models.wrapped_module import torch_module
 
 from .test_gd_transformer import SETTINGS, _initialized
@@ -64,3 +74,27 @@ def test_weights_that_do_not_fit_are_an_error_and_unsaved_tensors_are_built():
     buffer = io.BytesIO()
     torch.save(nn.Linear(3, 2).state_dict(prefix="linear."), buffer)
     assert load_module_weights(built, buffer.getvalue(), torch.device("cpu")) is built
+
+
+def test_a_model_message_loads_its_torch_weights_first_and_lets_go_of_their_bytes():
+    """load_model_message gives the model thinc's from_dict gives (same
+    weights and scores), and takes the torch shims' bytes out of the message
+    it was given, so they can be freed before the tensors are cast."""
+    saved = _with_random_weights(_initialized(SETTINGS))
+    msg = model_message(saved, saved.to_bytes())
+    assert any(shim_bytes for node_shims in msg["shims"] for shim_bytes in node_shims)
+    with weights_follow():
+        loaded = _initialized(SETTINGS)
+    assert load_model_message(loaded, msg) is loaded
+    assert not any(node_shims for node_shims in msg["shims"])
+    for name, tensor in torch_module(loaded).state_dict().items():
+        assert torch.equal(tensor, torch_module(saved).state_dict()[name]), name
+    for got, want in zip(loaded.predict(_batch()), saved.predict(_batch())):
+        numpy.testing.assert_array_equal(got, want)
+    # A message for another structure is thinc's error, as with from_dict.
+    with pytest.raises(ValueError, match="mismatched structure"):
+        load_model_message(Linear(2, 3), model_message(saved, saved.to_bytes()))
+    # A model without our torch shims loads as from_dict loads it.
+    plain = Linear(2, 3).initialize()
+    again = load_model_message(Linear(2, 3), srsly.msgpack_loads(plain.to_bytes()))
+    numpy.testing.assert_array_equal(again.get_param("W"), plain.get_param("W"))
