@@ -728,3 +728,4 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             ) from err
         self._forget_inference()
         self._apply_freezing()
+        release_freed_memory()  # the weights' bytes and float16 copies (freed_memory.py)
