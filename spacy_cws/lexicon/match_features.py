@@ -118,8 +118,9 @@ class LexiconMatcher:
             del keys
             masks = numpy.fromiter((words[word] for word in word_list), dtype=numpy.int64, count=len(word_list))
             numpy.bitwise_or.at(key_masks[:, channel], word_rows[kept], masks[kept])
-            # A key's tag: the first tag among its words, channel by channel.
-            for row, word, keep in zip(word_rows.tolist(), word_list, kept.tolist()):
+            # A key's tag: the first tag among its words, channel by channel
+            # (without tags every key stays UNKNOWN_TAG: no loop over the words).
+            for row, word, keep in zip(word_rows.tolist(), word_list, kept.tolist()) if tags else ():
                 if keep and not key_tags[row]:
                     key_tags[row] = coarse_tag(tags.get(word))
         rows.pop("", None)  # words of whitespace only match nothing
