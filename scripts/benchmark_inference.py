@@ -16,7 +16,7 @@
    characters (scripts/benchmark_speed.py --long-document, a fresh process
    each, 1 thread).
 3. Peak RSS of ``python -m spacy_cws segment`` over ``stream_lines`` lines of
-   100 characters.
+   100 characters, and over one line of the largest of ``sizes`` characters.
 Writes OUTPUT_DIR/inference.md and prints it. Timings on a shared machine
 are noisy: read the ratios, which come from one run.
 """
@@ -32,7 +32,7 @@ from typing import List, Optional
 import spacy
 import typer
 
-from spacy_cws.benchmark.run import PeerSpec, benchmark, proc_status_mb
+from spacy_cws.benchmark.run import PeerSpec, benchmark, long_document, proc_status_mb
 from spacy_cws.cli.half_precision import halve_torch_weights
 
 SCRIPTS = Path(__file__).resolve().parent
@@ -145,10 +145,21 @@ def main(
             for i in range(stream_lines):
                 start = (i * 100) % (len(joined) - 100)
                 handle.write(joined[start : start + 100] + "\n")
-        lines += ["", f"| precision | `segment` over {stream_lines:,} lines of 100 characters: peak RSS MB |", "|---|---:|"]
+        longest = max(int(s) for s in sizes.split(","))
+        long_line = output_dir / "long_line.txt"
+        long_line.write_text(long_document(texts, longest) + "\n", encoding="utf-8")
+        lines += [
+            "",
+            f"| precision | `segment` over {stream_lines:,} lines of 100 characters: peak RSS MB "
+            f"| `segment` over one line of {longest:,} characters: peak RSS MB |",
+            "|---|---:|---:|",
+        ]
         for p, path in saved.items():
-            peak = child_peak_rss_mb([sys.executable, "-m", "spacy_cws", "segment", str(stream), "--model", str(path)], env)
-            lines.append(f"| {p} | {peak:,.0f} |")
+            peaks = [
+                child_peak_rss_mb([sys.executable, "-m", "spacy_cws", "segment", str(text_file), "--model", str(path)], env)
+                for text_file in (stream, long_line)
+            ]
+            lines.append(f"| {p} | {peaks[0]:,.0f} | {peaks[1]:,.0f} |")
     table = "\n".join(lines) + "\n"
     (output_dir / "inference.md").write_text(table, encoding="utf-8")
     typer.echo(table)

@@ -28,13 +28,7 @@ import torch
 import typer
 from spacy.tokens import DocBin
 
-from spacy_cws.benchmark.run import best_seconds, current_rss_mb, peak_rss_mb
-
-
-def long_document(texts: List[str], characters: int) -> str:
-    """One line of exactly ``characters`` characters: the texts joined, repeated as needed."""
-    joined = "".join(texts)
-    return (joined * (characters // len(joined) + 1))[:characters]
+from spacy_cws.benchmark.run import best_seconds, current_rss_mb, long_document, peak_rss_mb
 
 
 def main(

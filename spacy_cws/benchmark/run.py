@@ -140,6 +140,12 @@ def _write_lines(path: Path, lines: Sequence[str]) -> None:
     Path(path).write_bytes("".join(line + "\n" for line in lines).encode("utf-8"))
 
 
+def long_document(texts: Sequence[str], characters: int) -> str:
+    """One line of exactly ``characters`` characters: the texts joined, repeated as needed."""
+    joined = "".join(texts)
+    return (joined * (characters // len(joined) + 1))[:characters]
+
+
 def best_seconds(run: Callable[[], object], repeats: int) -> float:
     """The fastest of ``repeats`` wall-clock timings of ``run``, in seconds."""
     best = float("inf")

@@ -24,14 +24,19 @@ from itertools import islice
 from pathlib import Path
 from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, Optional
 
+import numpy
 import spacy
 import typer
 from spacy.language import Language
 from spacy.tokens import Doc
+from spacy.util import minibatch
 from tqdm import tqdm
 
 from ..segmenter.default_criterion import set_default_criterion
 from ..segmenter.user_dictionary_setup import add_user_dictionary
+from ..segmenter.char_pretokenizer import CharPretokenizer
+from ..segmenter.component import Segmenter
+from ..segmenter.merge_words import SegmentedText
 from ..segmenter.segmenter_tokenizer import SegmenterTokenizer
 from . import app
 from .errors import fail
@@ -39,6 +44,9 @@ from .resume import complete_lines
 
 STDIN = "-"
 BOM = b"\xef\xbb\xbf"
+# Words formatted at a time: a 1,000,000-character line's 606,000 words never
+# exist as Python objects all at once (about 100 MB of them).
+FORMAT_BLOCK = 16384
 
 
 class UserDictionaryMode(str, Enum):
@@ -172,42 +180,84 @@ def prepare_pipeline(
     return nlp
 
 
-def segment_docs(nlp: Language, texts: Iterable[str], batch_size: int, n_process: int = 1) -> Iterator[Doc]:
-    """Docs of ``texts``, lazily and in order, in batches of ``batch_size``
-    texts, by ``n_process`` processes (spaCy's nlp.pipe; forked on Linux, see
-    spacy_cws/fork_safety.py)."""
-    if n_process > 1:
-        return nlp.pipe(texts, batch_size=batch_size, n_process=n_process)
-    if isinstance(nlp.tokenizer, SegmenterTokenizer) and not nlp.pipeline:
-        # The tokenizer does all the work: its pipe segments a whole batch at once
-        # (nlp.pipe would call it text by text).
-        return nlp.tokenizer.pipe(texts, batch_size=batch_size)
-    return nlp.pipe(texts, batch_size=batch_size)
+def sole_segmenter(nlp: Language) -> Optional[Segmenter]:
+    """The Segmenter that does all of ``nlp``'s work, or None: the tokenizer
+    form with no components, or the character pretokenizer followed by a
+    Segmenter component and nothing else."""
+    if isinstance(nlp.tokenizer, SegmenterTokenizer):
+        return nlp.tokenizer.segmenter if not nlp.pipeline else None
+    if isinstance(nlp.tokenizer, CharPretokenizer) and len(nlp.pipeline) == 1:
+        component = nlp.pipeline[0][1]
+        return component if isinstance(component, Segmenter) else None
+    return None
 
 
-def format_text(doc: Doc) -> str:
-    """The Doc's words separated by one space, as one output line."""
-    return " ".join(token.text for token in doc if not token.is_space) + "\n"
+def words_of_doc(doc: Doc) -> SegmentedText:
+    """The Doc's text and the [start, end) character offsets of its
+    non-whitespace tokens, int64 (n_words, 2)."""
+    offsets = [(token.idx, token.idx + len(token)) for token in doc if not token.is_space]
+    return SegmentedText(doc.text, numpy.asarray(offsets, dtype=numpy.int64).reshape(-1, 2))
 
 
-def format_jsonl(doc: Doc) -> str:
-    """The Doc's text, words and their [start, end) character offsets, as one JSON line."""
-    words = [token for token in doc if not token.is_space]
-    record = {
-        "text": doc.text,
-        "words": [token.text for token in words],
-        "offsets": [[token.idx, token.idx + len(token)] for token in words],
-    }
+def segment_lines(nlp: Language, texts: Iterable[str], batch_size: int, n_process: int = 1) -> Iterator[SegmentedText]:
+    """Per text, lazily and in order, its words, in batches of ``batch_size`` texts.
+
+    A pipeline that only segments (``sole_segmenter``) gives the words of its
+    segmenter's ``segment_texts`` without building Docs: the same words as its
+    Docs' (tests/cli/test_segment.py), but a line of 1,000,000 characters
+    needs no Doc of 1,000,000 character tokens (about 250 MB while built) and
+    no Doc of its words. Any other pipeline, and ``n_process`` > 1, runs
+    spaCy's nlp.pipe (forked on Linux, see spacy_cws/fork_safety.py) and
+    reads the words off its Docs.
+    """
+    segmenter = sole_segmenter(nlp) if n_process == 1 else None
+    if segmenter is None:
+        return map(words_of_doc, nlp.pipe(texts, batch_size=batch_size, n_process=n_process))
+    return (
+        SegmentedText(text, words)
+        for batch in minibatch(texts, size=batch_size)
+        for text, words in zip(batch, segmenter.segment_texts(batch))
+    )
+
+
+def offset_blocks(words: numpy.ndarray) -> Iterator[List[List[int]]]:
+    """The [start, end) offsets of ``words`` (int (n_words, 2)) as Python lists,
+    ``FORMAT_BLOCK`` words at a time."""
+    for first in range(0, len(words), FORMAT_BLOCK):
+        yield words[first : first + FORMAT_BLOCK].tolist()
+
+
+def format_text(segmented: SegmentedText) -> str:
+    """The words separated by one space, as one output line."""
+    text, words = segmented
+    return " ".join(" ".join([text[start:end] for start, end in block]) for block in offset_blocks(words)) + "\n"
+
+
+def json_items(arrays: Iterable[list]) -> str:
+    """The items of one JSON array made of the concatenated ``arrays``, without
+    its brackets, as json.dumps(..., ensure_ascii=False) writes them."""
+    return ", ".join(json.dumps(array, ensure_ascii=False)[1:-1] for array in arrays if array)
+
+
+def format_jsonl(segmented: SegmentedText) -> str:
+    """The text, its words and their [start, end) character offsets, as one JSON
+    line: json.dumps of {"text", "words", "offsets"}, written a block of words
+    at a time."""
+    text, words = segmented
+    word_items = json_items([text[start:end] for start, end in block] for block in offset_blocks(words))
+    line = (
+        f'{{"text": {json.dumps(text, ensure_ascii=False)}, "words": [{word_items}], '
+        f'"offsets": [{json_items(offset_blocks(words))}]}}'
+    )
     # Chinese stays readable (ensure_ascii=False). json.dumps escapes control
     # characters but not U+0085, U+2028, U+2029, which str.splitlines and some
     # JSON-lines readers take for line ends: escaped, every reader finds one record a line.
-    line = json.dumps(record, ensure_ascii=False)
     for separator in "\x85\u2028\u2029":
         line = line.replace(separator, f"\\u{ord(separator):04x}")
     return line + "\n"
 
 
-FORMATTERS: Dict[LineFormat, Callable[[Doc], str]] = {
+FORMATTERS: Dict[LineFormat, Callable[[SegmentedText], str]] = {
     LineFormat.text: format_text,
     LineFormat.jsonl: format_jsonl,
 }
@@ -310,7 +360,7 @@ def segment_cli(
             lines = ray_lines(inputs, load, formatter, nlp.max_length, batch_size, n_process, address, input_format, show_progress)
         else:
             texts = islice(read_inputs(inputs, progress, nlp.max_length, input_format), done, None)
-            lines = map(formatter, segment_docs(nlp, texts, batch_size, n_process))
+            lines = map(formatter, segment_lines(nlp, texts, batch_size, n_process))
         for line in lines:
             sink.write(line.encode("utf-8"))
         sink.flush()
@@ -335,7 +385,7 @@ def ray_lines(inputs, load, formatter, max_length, batch_size, actors, address, 
     except ImportError as err:
         fail(str(err))
     reader = partial(read_texts, input_format=input_format)
-    actor = {"load": load, "segment": segment_docs, "format_doc": formatter, "batch_size": batch_size}
+    actor = {"load": load, "segment": segment_lines, "format_line": formatter, "batch_size": batch_size}
     try:
         lines = segment_with_ray(inputs, actor, actors, batch_size, address, reader, max_length, show_progress)
         yield from tqdm(lines, unit=" lines", desc="segment", disable=not show_progress)

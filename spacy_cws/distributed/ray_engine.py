@@ -28,18 +28,19 @@ class PipelineActor:
     """One loaded pipeline in a Ray actor; called on batches of texts.
 
     load: builds the pipeline (run once, in the actor's process).
-    format_doc: a Doc -> its output line (str, ``\\n``-ended).
+    segment: (nlp, texts, batch_size) -> per text its SegmentedText.
+    format_line: a SegmentedText -> its output line (str, ``\\n``-ended).
     """
 
-    def __init__(self, load: Callable, segment: Callable, format_doc: Callable, batch_size: int):
+    def __init__(self, load: Callable, segment: Callable, format_line: Callable, batch_size: int):
         self.nlp = load()
         self.segment = segment
-        self.format_doc = format_doc
+        self.format_line = format_line
         self.batch_size = batch_size
 
     def __call__(self, batch: Dict[str, numpy.ndarray]) -> Dict[str, List[str]]:
-        docs = self.segment(self.nlp, list(batch["text"]), self.batch_size)
-        return {"line": [self.format_doc(doc) for doc in docs]}
+        segmented = self.segment(self.nlp, list(batch["text"]), self.batch_size)
+        return {"line": [self.format_line(words) for words in segmented]}
 
 
 def file_texts(row: Dict, read_texts: Callable, max_length: int) -> Iterator[Dict[str, str]]:
@@ -63,7 +64,7 @@ def segment_with_ray(
 ) -> Iterator[str]:
     """Output lines of ``paths`` in input order, segmented by ``actors`` actors.
 
-    actor: PipelineActor's keyword arguments (load, segment, format_doc, batch_size).
+    actor: PipelineActor's keyword arguments (load, segment, format_line, batch_size).
     address: a Ray cluster to join ("auto", "ray://host:10001"); None starts a local one.
     read_texts, max_length: as file_texts takes them.
     RAISES ImportError when ray is not installed; ray.exceptions.RayTaskError

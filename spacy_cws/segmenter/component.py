@@ -91,9 +91,11 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
 # Held while a segmenter builds its inference copy (rare), so that concurrent
 # first predictions build it once. Module-level: components are pickled.
 _INFERENCE_BUILD_LOCK = threading.Lock()
-# Units featurized and scored at a time (unit_windows.py): about 8 MB of
-# features; a batch of 256 sentences of 100 characters fits in one window.
-WINDOW_UNITS = 65536
+# Units featurized and scored at a time (unit_windows.py): about 2 MB of
+# features; a batch of 256 CTB6 sentences (about 12,000 units) fits in one
+# window. Peak RSS for one 1,000,000-character text grows with it (segment_texts
+# of zh_cws_gd_sm: +71 MB at 16,384 units, +133 MB at 65,536).
+WINDOW_UNITS = 16384
 
 
 @Language.factory(
@@ -377,7 +379,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         matches = [self._user_dictionary.matches(text) for text in texts] if prefer else []
         scheme = label_scheme(self.model)
         span_starts: List[List[numpy.ndarray]] = [[] for _ in texts]
-        for window in unit_windows([[end - start for start, end in text_spans] for text_spans in spans], WINDOW_UNITS):
+        windows = list(unit_windows([[end - start for start, end in text_spans] for text_spans in spans], WINDOW_UNITS))
+        for window in windows:
             window_views = [views[text] for text, _, _ in window]
             window_spans = [spans[text][first:end] for text, first, end in window]
             sequences = self._sequence_features(window_views, window_spans, [ids[text] for text, _, _ in window])
@@ -395,10 +398,19 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             starts = iter(scheme.word_starts(self.model, scores))
             for text, first, end in window:
                 span_starts[text].extend(islice(starts, end - first))
-        return [
+            del sequences, scores, starts
+            if len(windows) > 1:
+                # A long input: the window's scratch memory goes back to the system,
+                # else glibc's heap grows window after window (freed_memory.py).
+                release_freed_memory()
+        words = [
             self._constrain(text, decode_words(view, text_spans, text_starts))
             for text, view, text_spans, text_starts in zip(texts, views, spans, span_starts)
         ]
+        if len(windows) > 1:
+            del views, span_starts
+            release_freed_memory()
+        return words
 
     def _prefers_by_bonus(self) -> bool:
         """"prefer" mode, user words, and no lexicon features to put them in."""

@@ -4,12 +4,12 @@ from spacy_cws.segmenter.chunking import CLAUSE_FINAL, chunk_spans
 
 
 def test_short_text_is_one_span():
-    assert chunk_spans(list("今天天气很好"), 10) == [(0, 6)]
-    assert chunk_spans([], 10) == []
+    assert chunk_spans("今天天气很好", 10) == [(0, 6)]
+    assert chunk_spans("", 10) == []
 
 
 def test_cuts_after_clause_end_within_limit():
-    symbols = list("我来了。你呢？他去哪里了我不知道")
+    symbols = "我来了。你呢？他去哪里了我不知道"
     spans = chunk_spans(symbols, 8)
     assert spans[0] == (0, 7)  # after "？", the last clause end within 8 units
     assert all(end - start <= 8 for start, end in spans)
@@ -18,7 +18,7 @@ def test_cuts_after_clause_end_within_limit():
 
 
 def test_hard_cut_without_punctuation_loses_nothing():
-    symbols = ["字"] * 5000
+    symbols = "字" * 5000
     spans = chunk_spans(symbols, 256)
     assert sum(end - start for start, end in spans) == 5000
     assert max(end - start for start, end in spans) == 256
@@ -26,7 +26,7 @@ def test_hard_cut_without_punctuation_loses_nothing():
 
 def test_bad_max_length():
     with pytest.raises(ValueError, match="max_length"):
-        chunk_spans(["a"], 0)
+        chunk_spans("a", 0)
 
 
 def _reference_spans(symbols, max_length):
