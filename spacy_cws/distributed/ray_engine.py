@@ -40,7 +40,7 @@ class PipelineActor:
 
     def __call__(self, batch: Dict[str, numpy.ndarray]) -> Dict[str, List[str]]:
         segmented = self.segment(self.nlp, list(batch["text"]), self.batch_size)
-        return {"line": [self.format_line(words) for words in segmented]}
+        return {"line": [self.format_line(line) for line in segmented]}
 
 
 def file_texts(row: Dict, read_texts: Callable, max_length: int) -> Iterator[Dict[str, str]]:

@@ -28,9 +28,7 @@ def decode_words(view: CharacterView, spans: List[Tuple[int, int]], span_starts:
     del starts_word
     words = numpy.empty((len(first_units), 2), dtype=numpy.int64)
     words[:, 0] = view.starts[first_units]
-    # A word's last unit is the one before the next word's first (written in place).
-    last_units = first_units
-    last_units[:-1] = first_units[1:] - 1
-    last_units[-1] = n_units - 1
-    words[:, 1] = view.ends[last_units]
+    # A word's last unit is the one before the next word's first.
+    words[:-1, 1] = view.ends[first_units[1:] - 1]
+    words[-1, 1] = view.ends[n_units - 1]
     return words
