@@ -7,7 +7,8 @@ they came from. Here a module whose weights are about to be loaded is built
 without initial values (on torch's "meta" device, then given uninitialized
 storage that is never written, so it takes no memory), and the loaded
 tensors become its weights (``load_state_dict(..., assign=True)``), each cast
-to the dtype the module declares (the shipped pipelines store float16).
+to the dtype the module declares (the shipped pipelines store float16),
+except the LookupTables' (n-gram tables), which stay float16.
 ``load_model_message`` also frees the saved bytes before the weights are
 built from them.
 """
@@ -21,6 +22,8 @@ import torch
 from thinc.api import Model
 from thinc.util import get_torch_default_device
 from torch import nn
+
+from .lookup_table import lookup_table_weights
 
 _WEIGHTS_FOLLOW: ContextVar[bool] = ContextVar("spacy_cws_weights_follow", default=False)
 
@@ -52,17 +55,21 @@ def build_module(module_class: type, **arguments) -> nn.Module:
 
 def assign_weights(module: nn.Module, state: Dict[str, torch.Tensor]) -> nn.Module:
     """Make ``state``'s tensors the weights of ``module`` (built empty or not),
-    each in the dtype of the weight it replaces (``state`` is changed in
-    place to the cast tensors).
+    each in the dtype of the weight it replaces, except LookupTable weights
+    saved in float16, which stay float16 (``state`` is changed in place to
+    the cast tensors).
 
     RETURNS module. RAISES ValueError: if a weight of the module is missing
     from ``state`` or left without data (a tensor that is not saved).
     """
     current = module.state_dict(keep_vars=True)
+    stored_half = lookup_table_weights(module)
     # Cast one tensor at a time, in place: each saved tensor is freed as its
     # cast replaces it (float16 -> float32 never holds both whole models).
     for name in list(state):
         if name in current and state[name].is_floating_point():
+            if name in stored_half and state[name].dtype == torch.float16:
+                continue  # a LookupTable upcasts the rows it gathers (lookup_table.py)
             state[name] = state[name].to(current[name].dtype)
     try:
         module.load_state_dict(state, assign=True)

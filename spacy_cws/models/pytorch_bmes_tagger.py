@@ -22,6 +22,7 @@ import torch
 from torch import nn
 from torchcrf import CRF
 
+from .lookup_table import LookupTable
 from .pytorch_gd_transformer import sinusoidal_positions
 from .symbol_specials import PAD
 from .pytorch_input_features import LexiconAndTrigramInput
@@ -103,7 +104,7 @@ class BMESTagger(nn.Module):
         self.embedding = nn.Embedding(n_symbols, unigram_width, padding_idx=PAD)
         self.bigram_width = bigram_width
         if bigram_width:
-            self.bigram_embedding = nn.Embedding(n_bigrams, bigram_width, padding_idx=PAD)
+            self.bigram_embedding = LookupTable(n_bigrams, bigram_width, padding_idx=PAD)
         self.input_projection = nn.Linear(unigram_width + 2 * bigram_width, width)
         self.extra_input = LexiconAndTrigramInput(
             n_lexicon_bits, trigram_width, trigram_rows, width, word_slots, word_width, word_rows
@@ -152,7 +153,8 @@ class BMESTagger(nn.Module):
             x = torch.cat([self.criterion_embedding(criteria)[:, None, :], x], dim=1)
             keys = torch.cat([keys.new_ones(keys.shape[0], 1), keys], dim=1)
         length = x.shape[1]
-        x = x * math.sqrt(self.width) + sinusoidal_positions(length, self.width, ids.device)
+        # Positions in x's dtype: a bfloat16 inference copy stays bfloat16 (float32 would be promoted to).
+        x = x * math.sqrt(self.width) + sinusoidal_positions(length, self.width, ids.device).to(x.dtype)
         x = self.embedding_dropout(x)
         blocked = ~attention_allowed(keys, self.window, token)
         # One (T, T) mask per sequence and head: nn.MultiheadAttention's (B * heads, T, T) form.

@@ -16,6 +16,7 @@ from torch import nn
 
 from .pytorch_biaffine import N_GAP_CLASSES, GapScoringHead
 from .pytorch_gaussian_attention import DIRECTIONS, DirectionalEncoder, direction_mask, gaussian_weights
+from .lookup_table import LookupTable
 from .pytorch_input_features import LexiconAndTrigramInput
 from .symbol_specials import PAD
 
@@ -165,7 +166,7 @@ class GDTransformer(nn.Module):
         self.embedding = nn.Embedding(n_symbols, width, padding_idx=PAD)
         self.bigram_width = bigram_width
         if bigram_width:
-            self.bigram_embedding = nn.Embedding(n_bigrams, bigram_width, padding_idx=PAD)
+            self.bigram_embedding = LookupTable(n_bigrams, bigram_width, padding_idx=PAD)
             self.bigram_projection = nn.Linear(2 * bigram_width, width)
         self.n_criteria = n_criteria
         if n_criteria:

@@ -19,6 +19,7 @@ import torch
 from torch import nn
 
 from ..lexicon.pos_tags import COARSE_TAGS
+from .lookup_table import LookupTable
 from .pytorch_word_pos_attention import WordPosAttention
 
 # Columns of the extra features tensor: lexicon flags, then the trigram hashes.
@@ -71,7 +72,7 @@ class LexiconAndTrigramInput(nn.Module):
         if n_lexicon_bits:
             self.lexicon_projection = nn.Linear(n_lexicon_bits, width)
         if trigram_width:
-            self.trigram_embedding = nn.Embedding(trigram_rows, trigram_width)
+            self.trigram_embedding = LookupTable(trigram_rows, trigram_width)
             self.trigram_projection = nn.Linear(TRIGRAM_KINDS * trigram_width, width)
         self.word_slots = word_slots
         if word_slots:

@@ -19,6 +19,7 @@ import torch
 from torch import nn
 
 from ..lexicon.word_slots import POSITIONS, SLOT_TAG_BITS, SLOT_TAG_MASK
+from .lookup_table import LookupTable
 
 
 class WordPosAttention(nn.Module):
@@ -38,7 +39,7 @@ class WordPosAttention(nn.Module):
                 f"word_rows {word_rows}, n_tags {n_tags}"
             )
         self.word_rows = word_rows
-        self.word_embedding = nn.Embedding(word_rows, word_width)
+        self.word_embedding = LookupTable(word_rows, word_width)
         # Row 0 is the empty slot; row 1 + tag * 4 + position is POS tag at B/M/E/S.
         self.tag_embedding = nn.Embedding(1 + n_tags * len(POSITIONS), word_width, padding_idx=0)
         self.score = nn.Linear(width, word_width, bias=False)  # W of eq. 18: x^c W x^w

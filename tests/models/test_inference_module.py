@@ -67,6 +67,11 @@ def test_bmes_tagger_copy_gives_the_trained_scores():
     module = inference_module(model, "float32")
     for got, want in zip(predict_with(module, model, _batch()), model.predict(_batch())):
         numpy.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    # bfloat16 runs in bfloat16 throughout (its float32 positions once made the
+    # encoder see float32 input and fail).
+    for got, want in zip(predict_with(inference_module(model, "bfloat16"), model, _batch()), model.predict(_batch())):
+        assert got.dtype == numpy.float32
+        numpy.testing.assert_allclose(got, want, atol=0.1 * numpy.abs(want).max())
 
 
 def test_unknown_precision_is_refused():
