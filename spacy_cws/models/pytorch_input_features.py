@@ -91,8 +91,10 @@ class LexiconAndTrigramInput(nn.Module):
         if self.n_lexicon_bits:
             # No buffer for the bit positions: every tensor of the module is a
             # saved weight, so it can be built empty and loaded (module_weights.py).
-            bits = torch.arange(self.n_lexicon_bits, device=extras.device)
-            flags = ((extras[..., LEXICON_COLUMN, None] >> bits) & 1) != 0
+            # Bit j as (x // 2**j) % 2, the floor division being an arithmetic
+            # shift: ONNX export has no integer bitwise operators.
+            powers = 2 ** torch.arange(self.n_lexicon_bits, device=extras.device)
+            flags = torch.div(extras[..., LEXICON_COLUMN, None], powers, rounding_mode="floor") % 2 != 0
             out = self.lexicon_projection(flags.to(self.lexicon_projection.weight.dtype))
         if self.trigram_width:
             rows = self.trigram_embedding(extras[..., TRIGRAM_COLUMNS] % self.trigram_rows)  # (B, T, 6, w)

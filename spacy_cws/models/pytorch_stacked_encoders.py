@@ -50,8 +50,10 @@ class StackedLayerNorm(nn.Module):
         self.register_buffer("bias", torch.stack([norm.bias.detach() for norm in norms]))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        shape = (x.shape[0],) + (1,) * (x.dim() - 2) + (x.shape[-1],)
-        normalised = torch.layer_norm(x, x.shape[-1:], eps=self.eps)
+        # Shapes from the weights, not from x: a traced export keeps them constant.
+        n_encoders, width = self.weight.shape
+        shape = (n_encoders,) + (1,) * (x.dim() - 2) + (width,)
+        normalised = torch.layer_norm(x, (width,), eps=self.eps)
         return torch.addcmul(self.bias.view(shape), normalised, self.weight.view(shape))
 
 
@@ -97,8 +99,9 @@ class AttentionFactors:
     def bias(self, lengths: torch.Tensor, length: int) -> torch.Tensor:
         directional = self._table(length)[2][:, :length, :length]  # (E, T, T)
         keys = torch.arange(length)[None, :] < lengths[:, None]  # (B, T)
-        allowed = directional[:, None] & keys[None, :, None, :]  # (E, B, T, T)
-        allowed |= torch.eye(length, dtype=torch.bool)
+        positions = torch.arange(length)
+        itself = positions[:, None] == positions[None, :]  # (T, T); not torch.eye: ONNX has no bool EyeLike
+        allowed = (directional[:, None] & keys[None, :, None, :]) | itself  # (E, B, T, T)
         bias = torch.zeros(allowed.shape, dtype=self.dtype).masked_fill_(~allowed, float("-inf"))
         return bias[:, :, None]
 

@@ -52,8 +52,10 @@ class WordPosAttention(nn.Module):
         word's hash + 1, or 0 where the word is represented by its POS).
         RETURNS float (B, T, width): the context vector h_i mapped to the model
         width; 0 where a character matched no word."""
-        tag_ids = slots & SLOT_TAG_MASK
-        word_hashes = slots >> SLOT_TAG_BITS
+        # The low bits and the rest by % and floor division (= & and >> on
+        # two's complement): ONNX export has no integer bitwise operators.
+        tag_ids = slots % (SLOT_TAG_MASK + 1)
+        word_hashes = torch.div(slots, SLOT_TAG_MASK + 1, rounding_mode="floor")
         has_word = (word_hashes > 0)[..., None]
         words = self.word_embedding(word_hashes % self.word_rows)
         x_w = torch.where(has_word, words, self.tag_embedding(tag_ids))  # (B, T, K, w), eq. 13/15

@@ -1,0 +1,180 @@
+"""Issue 18's ONNX Runtime candidates, measured: a pipeline's GD-Transformer
+run by ONNX Runtime (float32, and int8 by its dynamic quantisation) against
+torch (float32, bfloat16), in one run, one thread each.
+
+    python scripts/onnxruntime_candidates.py PIPELINE TEST_SEG [--repeats 3] [--output table.md]
+
+The float32 inference copy of the pipeline's model (models/inference.py) is
+exported with torch's TorchScript-based ONNX exporter (opset 18, batch and
+length dynamic; the attention tables are built for the longest padded length
+first, so the graph slices them for any shorter one) and quantised with
+onnxruntime.quantization.quantize_dynamic (the MatMuls only: its Gather
+quantisation rejects float16 tables). Each backend then predicts for the
+pipeline's own segmenter, so featurising, batching and decoding are the
+shipped ones: the table gives nlp.pipe(batch_size=256) chars/s over
+TEST_SEG's text (spaces removed; best of ``--repeats``), the seconds inside the
+model, CTB6-style F1 by the SIGHAN scorer, and how many sentences get
+exactly the words of torch float32. A measurement for docs/experiments, not
+a backend of the product: ONNX Runtime is not a dependency
+(``pip install onnxruntime onnx``).
+"""
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence
+
+import spacy
+import torch
+import typer
+
+from spacy_cws.benchmark.peers import PIPE_BATCH_SIZE
+from spacy_cws.benchmark.run import best_seconds
+from spacy_cws.models.feature_batch import INFERENCE_LENGTH_MULTIPLE
+from spacy_cws.models.pytorch_fused_gd import FusedGDTransformer
+from spacy_cws.scoring.sighan import read_byte_lines, score_lines
+
+# The module's inputs, in its forward's order (GDTransformer.forward).
+INPUTS = ["ids", "lengths", "bigrams", "criteria", "extras"]
+DYNAMIC_AXES = {
+    "ids": {0: "batch", 1: "length"},
+    "lengths": {0: "batch"},
+    "bigrams": {0: "batch", 1: "length"},
+    "criteria": {0: "batch"},
+    "extras": {0: "batch", 1: "length"},
+    "scores": {1: "batch", 2: "gaps"},
+}
+
+
+class TimedModule:
+    """A callable standing for the segmenter's inference copy: ``run`` on the
+    model's input tensors, with the seconds spent in it added up."""
+
+    def __init__(self, run: Callable[..., torch.Tensor]):
+        self.run = run
+        self.seconds = 0.0
+
+    def __call__(self, *inputs: torch.Tensor) -> torch.Tensor:
+        start = time.perf_counter()
+        scores = self.run(*inputs)
+        self.seconds += time.perf_counter() - start
+        return scores
+
+
+def onnxruntime_module(path: Path) -> Callable[..., torch.Tensor]:
+    """The exported model at ``path`` in an ONNX Runtime session on one thread."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = options.inter_op_num_threads = 1
+    session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    used = {node.name for node in session.get_inputs()}  # the exporter drops unused inputs
+
+    def run(*inputs: torch.Tensor) -> torch.Tensor:
+        feed = {name: tensor.numpy() for name, tensor in zip(INPUTS, inputs) if name in used}
+        return torch.from_numpy(session.run(None, feed)[0])
+
+    return run
+
+
+def export(module: FusedGDTransformer, example: Sequence[torch.Tensor], longest: int, path: Path) -> None:
+    """Write ``module`` (a float32 inference copy) as ONNX, for padded lengths up to ``longest``."""
+    module.factors.scale(longest)  # tables for every length up to longest, sliced in the graph
+    with torch.no_grad():
+        torch.onnx.export(
+            module, tuple(example), str(path), input_names=INPUTS, output_names=["scores"],
+            dynamic_axes=DYNAMIC_AXES, dynamo=False, opset_version=18,
+        )
+
+
+def example_inputs(nlp, texts: Sequence[str]) -> List[torch.Tensor]:
+    """The model's input tensors for one batch of ``texts`` (recorded from a prediction)."""
+    segmenter = nlp.get_pipe("gd_segmenter")
+    recorded: List[torch.Tensor] = []
+    module = segmenter._inference_module()
+
+    def record(*inputs):
+        if not recorded:
+            recorded.extend(inputs)
+        return module(*inputs)
+
+    segmenter._inference = record
+    list(nlp.pipe(texts))
+    segmenter._forget_inference()
+    return recorded
+
+
+def measure(nlp, texts: List[str], gold: List[bytes], module: Optional[TimedModule], repeats: int) -> dict:
+    """chars/s, model seconds (last repeat), F1 and the system's words, with
+    ``module`` as the segmenter's inference copy (None: its own, timed)."""
+    segmenter = nlp.get_pipe("gd_segmenter")
+    segmenter._forget_inference()
+    timed = module or TimedModule(segmenter._inference_module())
+    segmenter._inference = timed  # predict uses this copy (component.py: _inference_module)
+    words: List[List[str]] = []
+
+    def run():
+        timed.seconds = 0.0
+        words[:] = [[token.text for token in doc] for doc in nlp.pipe(texts, batch_size=PIPE_BATCH_SIZE)]
+
+    list(nlp.pipe(texts[:200]))  # warm-up
+    seconds = best_seconds(run, repeats)
+    segmenter._forget_inference()
+    system = [" ".join(line).encode("utf-8") for line in words]
+    score = score_lines(gold, system, set())
+    return {"chars/s": sum(map(len, texts)) / seconds, "model s": timed.seconds, "F1": 100 * score.f1, "words": words}
+
+
+def main(
+    pipeline: str = typer.Argument(..., help="Installed package or folder of a gd_segmenter pipeline"),
+    test_seg: Path = typer.Argument(..., help="Gold segmentation, one sentence a line, words split by spaces"),
+    repeats: int = typer.Option(3, help="Timed passes per backend; the fastest counts"),
+    output: Optional[Path] = typer.Option(None, help="Also write the table here (Markdown)"),
+):
+    try:
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+    except ImportError:
+        typer.echo("This measurement needs ONNX Runtime: pip install onnxruntime onnx", err=True)
+        raise typer.Exit(1)
+    torch.set_num_threads(1)
+    gold = [line.strip() for line in read_byte_lines(test_seg) if line.strip()]
+    texts = [line.decode("utf-8").replace(" ", "") for line in gold]
+    rows: Dict[str, dict] = {}
+    for precision in ("bfloat16", "float32"):  # float32 last: its pipeline is the one exported
+        nlp = spacy.load(pipeline, config={"components": {"gd_segmenter": {"precision": precision}}})
+        rows[f"torch {precision}"] = measure(nlp, texts, gold, None, repeats)
+    segmenter = nlp.get_pipe("gd_segmenter")
+    module = segmenter._inference_module()
+    if not isinstance(module, FusedGDTransformer):
+        typer.echo(f"'{pipeline}' is not a GD-Transformer pipeline: only those are exported here", err=True)
+        raise typer.Exit(1)
+    longest = -(-(segmenter.cfg["max_length"] + 2) // INFERENCE_LENGTH_MULTIPLE) * INFERENCE_LENGTH_MULTIPLE
+    with tempfile.TemporaryDirectory() as folder:
+        exported, quantised = Path(folder) / "model.onnx", Path(folder) / "model.int8.onnx"
+        export(module, example_inputs(nlp, texts[:32]), longest, exported)
+        quantize_dynamic(str(exported), str(quantised), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul"])
+        for name, path in (("ONNX Runtime float32", exported), ("ONNX Runtime int8 (dynamic)", quantised)):
+            rows[name] = measure(nlp, texts, gold, TimedModule(onnxruntime_module(path)), repeats)
+    reference = rows["torch float32"]["words"]
+    lines = [
+        f"`{pipeline}`, {sum(map(len, texts)):,} characters of {test_seg.name}, one thread, nlp.pipe(batch_size={PIPE_BATCH_SIZE}), best of {repeats}",
+        "",
+        "| backend | chars/s | x torch float32 | seconds in the model | F1 | sentences as torch float32 |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name in ("torch float32", "torch bfloat16", "ONNX Runtime float32", "ONNX Runtime int8 (dynamic)"):
+        row = rows[name]
+        same = sum(a == b for a, b in zip(row["words"], reference))
+        lines.append(
+            f"| {name} | {row['chars/s']:,.0f} | {row['chars/s'] / rows['torch float32']['chars/s']:.2f} | "
+            f"{row['model s']:.2f} | {row['F1']:.2f} | {same}/{len(reference)} |"
+        )
+    table = "\n".join(lines) + "\n"
+    sys.stdout.write(table)
+    if output:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(table, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    typer.run(main)
