@@ -7,7 +7,8 @@ segmenter instead predicts with a copy made here once per set of weights: in
 eval mode for good, no gradients, run under torch.inference_mode, never
 written to after it is built, so any number of threads may use it at once.
 In float32 it shares the trained module's weight storage (not its mode or
-its autograd state), float16 n-gram tables included (lookup_table.py).
+its autograd state), float16 n-gram tables included (lookup_table.py); in
+bfloat16 it casts every weight but those tables.
 Training keeps using the thinc model (begin_update sets train mode).
 
 The copy is built from the saved weights at inference time and never saved:
@@ -22,6 +23,7 @@ from thinc.types import Floats3d, Ints2d
 from torch import nn
 
 from .feature_batch import module_arguments
+from .lookup_table import cast_keeping_stored_tables
 from .module_weights import assign_weights
 from .pytorch_fused_gd import FusedGDTransformer
 from .pytorch_gd_transformer import GDTransformer
@@ -58,11 +60,7 @@ def inference_module(model: Model, precision: str) -> nn.Module:
     # (finish_update, use_params, from_bytes) drops the copy, so it never runs
     # on half-updated weights.
     assign_weights(module, trained.state_dict())
-    module.eval().requires_grad_(False)
-    if dtype != torch.float32:
-        # Not for float32: the trained weights are float32 already, and a
-        # float16 LookupTable stays float16 (lookup_table.py).
-        module.to(dtype)
+    cast_keeping_stored_tables(module.eval().requires_grad_(False), dtype)
     if hasattr(module, "prepare"):
         module.prepare()
     return module

@@ -50,9 +50,14 @@ def test_float16_tables_stay_float16_and_score_as_float32_ones(kind):
     want = predict_with(inference_module(saved, "float32"), saved, _batch())
     for got, expected in zip(predict_with(copy, loaded, _batch()), want):
         numpy.testing.assert_array_equal(got, expected)
-    # bfloat16: the table cast from float16 is the one cast from float32.
+    # bfloat16: the copy keeps the float16 table and casts the rows it gathers,
+    # the scores of a copy whose table was cast to bfloat16.
+    copy = inference_module(loaded, "bfloat16")
+    assert copy.bigram_embedding.weight.data_ptr() == module.bigram_embedding.weight.data_ptr()
+    assert copy.embedding.weight.dtype == torch.bfloat16
     want = predict_with(inference_module(saved, "bfloat16"), saved, _batch())
-    for got, expected in zip(predict_with(inference_module(loaded, "bfloat16"), loaded, _batch()), want):
+    assert inference_module(saved, "bfloat16").bigram_embedding.weight.dtype == torch.bfloat16
+    for got, expected in zip(predict_with(copy, loaded, _batch()), want):
         numpy.testing.assert_array_equal(got, expected)
 
 
