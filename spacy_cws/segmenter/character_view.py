@@ -131,20 +131,22 @@ class Normaliser:
         codes = code_points(normalised).copy()
         length = len(codes)
         is_unit = ~_is_space(codes)
-        unit_ends = numpy.arange(1, length + 1, dtype=numpy.int64)
-        if self.collapse_runs:
-            runs = [(m.start(), m.end(), _RUN_SYMBOLS[m.lastgroup]) for m in _RUN.finditer(normalised)]
-            if runs:
-                run_starts, run_ends, run_symbols = (numpy.asarray(column, dtype=numpy.int64) for column in zip(*runs))
-                # +1 after each run's first character, -1 at its end: > 0 inside a run.
-                inside = numpy.zeros(length + 1, dtype=numpy.int64)
-                numpy.add.at(inside, run_starts + 1, 1)
-                numpy.add.at(inside, run_ends, -1)
-                is_unit &= numpy.cumsum(inside)[:length] == 0
-                codes[run_starts] = run_symbols
-                unit_ends[run_starts] = run_ends
-        starts = numpy.flatnonzero(is_unit).astype(numpy.int64)
-        ends = unit_ends[starts]
+        runs = [(m.start(), m.end(), _RUN_SYMBOLS[m.lastgroup]) for m in _RUN.finditer(normalised)] if self.collapse_runs else []
+        if runs:
+            run_starts, run_ends, run_symbols = (numpy.asarray(column, dtype=numpy.int64) for column in zip(*runs))
+            # +1 after each run's first character, -1 at its end: > 0 inside a run
+            # (int8: runs do not overlap, so the count is 0 or 1).
+            inside = numpy.zeros(length + 1, dtype=numpy.int8)
+            numpy.add.at(inside, run_starts + 1, 1)
+            numpy.add.at(inside, run_ends, -1)
+            is_unit &= numpy.cumsum(inside, dtype=numpy.int8)[:length] == 0
+            del inside
+            codes[run_starts] = run_symbols
+        starts = numpy.flatnonzero(is_unit).astype(numpy.int64, copy=False)
+        # A unit is one character, or a whole run from the run's first character.
+        ends = starts + 1
+        if runs:
+            ends[numpy.searchsorted(starts, run_starts)] = run_ends
         symbols = codes[starts].tobytes().decode("utf-32-le", "surrogatepass")
         spaced = numpy.zeros(len(starts), dtype=bool)
         spaced[1:] = starts[1:] != ends[:-1]
