@@ -40,6 +40,10 @@ VARIANTS: Dict[str, dict] = {
     "3 encoders, width 64 (ff 256)": {"width": 64, "ff_width": 256, "n_heads": 2},
     "3 encoders x 1 layer (no HiRED)": {"depth": 1, **NO_HIRED},
     "centre only, 1 layer, width 64": {"encoders": ["centre"], "fusion": "sum", "depth": 1, "width": 64, "ff_width": 256, "n_heads": 2, **NO_HIRED},
+    "centre only, 1 layer, width 96": {"encoders": ["centre"], "fusion": "sum", "depth": 1, "width": 96, "ff_width": 384, "n_heads": 4, **NO_HIRED},
+    "centre only, 1 layer, width 128": {"encoders": ["centre"], "fusion": "sum", "depth": 1, "width": 128, "ff_width": 512, "n_heads": 4, **NO_HIRED},
+    "centre only, 2 layers, width 64 (no HiRED)": {"encoders": ["centre"], "fusion": "sum", "depth": 2, "width": 64, "ff_width": 256, "n_heads": 2, **NO_HIRED},
+    "3 encoders x 1 layer, width 64": {"depth": 1, "width": 64, "ff_width": 256, "n_heads": 2, **NO_HIRED},
     "floor: centre only, 1 layer, width 16": {
         "encoders": ["centre"], "fusion": "sum", "depth": 1, "width": 16, "ff_width": 32, "n_heads": 2,
         "bigram_width": 16, "trigram_width": 8, **NO_HIRED,
@@ -69,6 +73,8 @@ def main(
     shipped: str = typer.Option("zh_cws_gd", "--shipped", help="The trained pipeline to compare with."),
     pkuseg_trained: Optional[Path] = typer.Option(None, "--pkuseg-trained", help="pkuseg retrained on CTB6 (spacy project run pkuseg)."),
     repeats: int = typer.Option(2, "--repeats", help="Timed runs per row; the best is kept."),
+    only: List[str] = typer.Option([], "--only", help="Time only the variants whose name contains one of these (repeatable); all by default."),
+    precision: str = typer.Option("bfloat16", "--precision", help="The segmenter's precision for every row (float32 or bfloat16)."),
     output: Optional[Path] = typer.Option(None, "--output", help="Also write the markdown table here."),
 ):
     torch.set_num_threads(1)
@@ -78,7 +84,7 @@ def main(
     rows: List[tuple] = []
 
     def time_pipeline(name: str, nlp) -> None:
-        nlp.get_pipe("gd_segmenter").cfg["precision"] = "bfloat16"
+        nlp.get_pipe("gd_segmenter").cfg["precision"] = precision
         list(nlp.pipe(texts[:64]))  # warm-up: builds the inference copy
         seconds = best_seconds(lambda: list(nlp.pipe(texts, batch_size=256)), repeats)
         rows.append((name, f"{torch_parameters(nlp):,}", characters / seconds))
@@ -91,6 +97,8 @@ def main(
         print(rows[-1], flush=True)
     time_pipeline(f"{shipped} (trained)", spacy.load(shipped))
     for name, model in VARIANTS.items():
+        if only and not any(part in name for part in only):
+            continue
         time_pipeline(name, untrained_pipeline(train, model))
     reference = next((speed for name, _, speed in rows if name.startswith("pkuseg")), None)
     lines = ["| pipeline | torch weights | chars/s | x pkuseg-ctb6 |", "|---|---:|---:|---:|"]

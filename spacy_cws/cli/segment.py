@@ -41,6 +41,7 @@ from ..segmenter.segmenter_tokenizer import SegmenterTokenizer
 from . import app
 from .errors import fail
 from .resume import complete_lines
+from .segment_processes import can_fork, segment_in_processes
 
 STDIN = "-"
 BOM = b"\xef\xbb\xbf"
@@ -206,12 +207,15 @@ def segment_lines(nlp: Language, texts: Iterable[str], batch_size: int, n_proces
     segmenter's ``segment_texts`` without building Docs: the same words as its
     Docs' (tests/cli/test_segment.py), but a line of 1,000,000 characters
     needs no Doc of 1,000,000 character tokens (about 250 MB while built) and
-    no Doc of its words. Any other pipeline, and ``n_process`` > 1, runs
-    spaCy's nlp.pipe (forked on Linux, see spacy_cws/fork_safety.py) and
-    reads the words off its Docs.
+    no Doc of its words. With ``n_process`` > 1 it runs in forked workers that
+    return word offsets (segment_processes.py). Any other pipeline, and
+    ``n_process`` > 1 where processes are not forked, runs spaCy's nlp.pipe
+    (see spacy_cws/fork_safety.py) and reads the words off its Docs.
     """
-    segmenter = sole_segmenter(nlp) if n_process == 1 else None
-    if segmenter is None:
+    segmenter = sole_segmenter(nlp)
+    if segmenter is not None and n_process > 1 and can_fork():
+        return segment_in_processes(segmenter, texts, batch_size, n_process)
+    if segmenter is None or n_process > 1:
         return map(words_of_doc, nlp.pipe(texts, batch_size=batch_size, n_process=n_process))
     return (
         SegmentedText(text, words)
