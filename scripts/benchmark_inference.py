@@ -10,7 +10,8 @@
    precision, with ``batch_units`` (so the settings are read from the saved
    config; zh_cws_gd 0.1.0's own config has batch_units 16384), THULAC, jieba and
    whichever pkuseg models are given, at 1 and 2 threads; the pipeline also
-   through nlp.pipe(n_process=2) with 1 torch thread per process. Every
+   through nlp.pipe(n_process=2) with 1 torch thread per process, and as
+   ``segment --n-process 2`` runs it (workers return word offsets). Every
    chars/s is also given as a ratio to THULAC of the same table.
 2. Time per character and peak RSS for one document of each of ``sizes``
    characters (scripts/benchmark_speed.py --long-document, a fresh process
@@ -99,7 +100,7 @@ def main(
     stream_lines: int = typer.Option(100000, "--stream-lines", help="Lines of 100 characters through `segment` (0: skip)."),
     repeats: int = typer.Option(1, "--repeats", help="Timed runs per measurement; the best is kept."),
     threads: str = typer.Option("1,2", "--threads", help="Thread counts of the speed tables."),
-    two_processes: bool = typer.Option(True, "--n-process/--no-n-process", help="Also time nlp.pipe(n_process=2)."),
+    two_processes: bool = typer.Option(True, "--n-process/--no-n-process", help="Also time nlp.pipe(n_process=2) and segment's 2 processes."),
     half_weights: bool = typer.Option(False, "--half-weights", help="Store the saved copies' weights as float16, as the shipped pipelines do."),
 ):
     output_dir.mkdir(parents=True, exist_ok=True)
@@ -120,6 +121,7 @@ def main(
         lines += speed_rows(records, str(count))
     if two_processes:
         forked = [PeerSpec(f"{pipeline}-{p}-2proc", "pipeline-2proc", str(path)) for p, path in saved.items()]
+        forked += [PeerSpec(f"{pipeline}-{p}-segment-2proc", "segment-2proc", str(path)) for p, path in saved.items()]
         records = benchmark(peers[:1] + forked, ["ctb6"], assets, output_dir / "n_process-2", repeats=repeats, threads=1)
         lines += speed_rows(records, "1 x n_process=2")
     test_input = folder / "testsets" / "ctb6" / "input.txt"

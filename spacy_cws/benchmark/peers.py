@@ -101,6 +101,21 @@ def load_pipeline_two_processes(path: Path) -> Segment:
     ]
 
 
+def load_segment_two_processes(path: Path) -> Segment:
+    """A spaCy pipeline the way ``segment --n-process 2`` runs it: for a pipeline
+    that only segments, two forked workers returning word offsets, not Docs
+    (spacy_cws/cli/segment_processes.py)."""
+    import spacy
+
+    from ..cli.segment import segment_lines
+
+    nlp = spacy.load(path)
+    return lambda texts: [
+        [text[start:end] for start, end in words.tolist()]
+        for text, words in segment_lines(nlp, texts, PIPE_BATCH_SIZE, n_process=2)
+    ]
+
+
 @dataclass(frozen=True)
 class PeerKind:
     """One kind of peer segmenter.
@@ -138,6 +153,8 @@ PEERS: Dict[str, PeerKind] = {
                  "spacy-cws pipeline, nlp.pipe"),
         PeerKind("pipeline-2proc", load_pipeline_two_processes, (("spacy", "spacy"),), True,
                  "spacy-cws pipeline, nlp.pipe(n_process=2)"),
+        PeerKind("segment-2proc", load_segment_two_processes, (("spacy", "spacy"),), True,
+                 "spacy-cws pipeline as `segment --n-process 2` runs it (workers return word offsets)"),
     )
 }
 

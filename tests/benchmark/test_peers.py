@@ -53,6 +53,12 @@ def test_pipeline_peer_loads_a_path(tmp_path):
     _assert_segments(_load("pipeline", tmp_path / "nlp"))
 
 
+def test_segment_two_processes_peer_gives_the_pipeline_peers_words(trained_nlp, tmp_path):
+    trained_nlp.to_disk(tmp_path / "nlp")
+    texts = [SENTENCE, "", "北京大学生前来应聘", SENTENCE[::-1]] * 5
+    assert _load("segment-2proc", tmp_path / "nlp")(texts) == _load("pipeline", tmp_path / "nlp")(texts)
+
+
 @pytest.mark.slow
 def test_pkuseg_retrained_on_a_ctb6_slice(shared_data, tmp_path):
     if missing_package(PEERS["pkuseg-trained"]):
