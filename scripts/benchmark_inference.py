@@ -6,7 +6,8 @@
         [--sizes 10000,100000,1000000] [--stream-lines 100000] [--half-weights]
 
 1. Speed and F1 on the CTB6 test text (spacy_cws.benchmark.run: each peer in
-   its own process, official SIGHAN scores): the pipeline saved once per
+   its own process, official SIGHAN scores): the pipeline (through nlp.pipe,
+   and as ``segment`` runs it, without Docs) saved once per
    precision, with ``batch_units`` (so the settings are read from the saved
    config; zh_cws_gd 0.1.0's own config has batch_units 16384), THULAC, jieba and
    whichever pkuseg models are given, at 1 and 2 threads; the pipeline also
@@ -111,6 +112,7 @@ def main(
     if pkuseg_mixed:
         peers.append(PeerSpec("pkuseg-mixed", "pkuseg-mixed", str(pkuseg_mixed)))
     ours = [PeerSpec(f"{pipeline}-{p}", "pipeline", str(path)) for p, path in saved.items()]
+    ours += [PeerSpec(f"{pipeline}-{p}-segment", "segment", str(path)) for p, path in saved.items()]
     lines = [
         "| segmenter | threads | chars/s | x THULAC | x pkuseg-ctb6 | CTB6 F1 | RSS after load MB | peak RSS MB |",
         "|---|---|---:|---:|---:|---:|---:|---:|",

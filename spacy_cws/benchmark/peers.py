@@ -12,6 +12,7 @@ package instead of a crash) and whether it needs a model path.
 """
 import importlib
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -101,9 +102,10 @@ def load_pipeline_two_processes(path: Path) -> Segment:
     ]
 
 
-def load_segment_two_processes(path: Path) -> Segment:
-    """A spaCy pipeline the way ``segment --n-process 2`` runs it: for a pipeline
-    that only segments, two forked workers returning word offsets, not Docs
+def load_segment_lines(path: Path, n_process: int = 1) -> Segment:
+    """A spaCy pipeline the way ``segment --n-process N`` runs it: a pipeline
+    that only segments gives its words without building Docs, and with
+    ``n_process`` > 1 from forked workers returning word offsets
     (spacy_cws/cli/segment_processes.py)."""
     import spacy
 
@@ -112,7 +114,7 @@ def load_segment_two_processes(path: Path) -> Segment:
     nlp = spacy.load(path)
     return lambda texts: [
         [text[start:end] for start, end in words.tolist()]
-        for text, words in segment_lines(nlp, texts, PIPE_BATCH_SIZE, n_process=2)
+        for text, words in segment_lines(nlp, texts, PIPE_BATCH_SIZE, n_process=n_process)
     ]
 
 
@@ -153,7 +155,9 @@ PEERS: Dict[str, PeerKind] = {
                  "spacy-cws pipeline, nlp.pipe"),
         PeerKind("pipeline-2proc", load_pipeline_two_processes, (("spacy", "spacy"),), True,
                  "spacy-cws pipeline, nlp.pipe(n_process=2)"),
-        PeerKind("segment-2proc", load_segment_two_processes, (("spacy", "spacy"),), True,
+        PeerKind("segment", load_segment_lines, (("spacy", "spacy"),), True,
+                 "spacy-cws pipeline as `segment` runs it (no Docs)"),
+        PeerKind("segment-2proc", partial(load_segment_lines, n_process=2), (("spacy", "spacy"),), True,
                  "spacy-cws pipeline as `segment --n-process 2` runs it (workers return word offsets)"),
     )
 }

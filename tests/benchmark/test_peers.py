@@ -53,10 +53,11 @@ def test_pipeline_peer_loads_a_path(tmp_path):
     _assert_segments(_load("pipeline", tmp_path / "nlp"))
 
 
-def test_segment_two_processes_peer_gives_the_pipeline_peers_words(trained_nlp, tmp_path):
+@pytest.mark.parametrize("name", ["segment", "segment-2proc"])
+def test_segment_peers_give_the_pipeline_peers_words(name, trained_nlp, tmp_path):
     trained_nlp.to_disk(tmp_path / "nlp")
     texts = [SENTENCE, "", "北京大学生前来应聘", SENTENCE[::-1]] * 5
-    assert _load("segment-2proc", tmp_path / "nlp")(texts) == _load("pipeline", tmp_path / "nlp")(texts)
+    assert _load(name, tmp_path / "nlp")(texts) == _load("pipeline", tmp_path / "nlp")(texts)
 
 
 @pytest.mark.slow
