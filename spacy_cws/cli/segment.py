@@ -18,6 +18,7 @@ Formats (one output line per input line, lines end with ``\\n``):
 import json
 import os
 import sys
+from concurrent.futures.process import BrokenProcessPool
 from enum import Enum
 from functools import partial
 from itertools import islice
@@ -370,6 +371,12 @@ def segment_cli(
         sink.flush()
     except InputError as err:
         fail(str(err))
+    except BrokenProcessPool:
+        fail(
+            f"A worker process of --n-process {n_process} ended without finishing its batch (killed, "
+            "e.g. for lack of memory). Use a smaller --n-process or --batch-size. The output so far "
+            "holds complete lines: continue with --resume."
+        )
     except BrokenPipeError:
         # The reader stopped early (e.g. `| head`): exit quietly, and point stdout at
         # devnull so that the interpreter's final flush raises no second error.

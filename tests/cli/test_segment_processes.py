@@ -1,11 +1,16 @@
 """Forked workers that return word offsets (``segment --n-process``) give the
 words of one process, in input order, and pass on a worker's error."""
+import os
+
 import numpy
 import pytest
 import spacy
+from typer.testing import CliRunner
 
+from spacy_cws.cli import app
 from spacy_cws.cli.segment import segment_lines, sole_segmenter
 from spacy_cws.cli.segment_processes import can_fork, segment_in_processes
+from spacy_cws.segmenter.component import Segmenter
 
 from .test_segment import model_path, model_paths  # noqa: F401 (fixtures)
 
@@ -63,3 +68,17 @@ def test_a_worker_error_is_raised_in_the_parent(nlp, monkeypatch):
     assert next(results).text == "first"
     with pytest.raises(WorkerFailure, match="second"):
         next(results)
+
+
+def test_a_killed_worker_is_a_clear_error(model_path, tmp_path, monkeypatch):  # noqa: F811
+    def die(self, texts, criteria=None):
+        os._exit(9)  # as if killed for lack of memory
+
+    # Patched before the CLI forks its workers; the parent never segments.
+    monkeypatch.setattr(Segmenter, "segment_texts", die)
+    source = tmp_path / "in.txt"
+    source.write_text("今天天气很好。\n我们去公园。\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["segment", "--model", str(model_path), str(source), "-o", str(tmp_path / "out.txt"), "--n-process", "2"])
+    assert result.exit_code == 1
+    assert "worker process of --n-process 2" in result.output
+    assert "--resume" in result.output
