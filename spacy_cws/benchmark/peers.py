@@ -81,24 +81,15 @@ def load_spacy_jieba() -> Segment:
     return lambda texts: [[token.text for token in doc] for doc in nlp.tokenizer.pipe(texts)]
 
 
-def load_pipeline(path: Path) -> Segment:
-    """A spaCy pipeline (e.g. a trained spacy-cws model folder), through nlp.pipe."""
+def load_pipeline(path: Path, n_process: int = 1) -> Segment:
+    """A spaCy pipeline (e.g. a trained spacy-cws model folder), through nlp.pipe;
+    with ``n_process`` > 1 in forked workers, each with the parent's torch
+    thread count (the harness sets it before loading)."""
     import spacy
 
     nlp = spacy.load(path)
     return lambda texts: [
-        [token.text for token in doc] for doc in nlp.pipe(texts, batch_size=PIPE_BATCH_SIZE)
-    ]
-
-
-def load_pipeline_two_processes(path: Path) -> Segment:
-    """A spaCy pipeline through nlp.pipe(n_process=2): two forked workers, each
-    with the parent's torch thread count (the harness sets it before loading)."""
-    import spacy
-
-    nlp = spacy.load(path)
-    return lambda texts: [
-        [token.text for token in doc] for doc in nlp.pipe(texts, batch_size=PIPE_BATCH_SIZE, n_process=2)
+        [token.text for token in doc] for doc in nlp.pipe(texts, batch_size=PIPE_BATCH_SIZE, n_process=n_process)
     ]
 
 
@@ -153,7 +144,7 @@ PEERS: Dict[str, PeerKind] = {
                  "spacy-pkuseg CRF retrained with spacy_pkuseg.train, no dictionary"),
         PeerKind("pipeline", load_pipeline, (("spacy", "spacy"),), True,
                  "spacy-cws pipeline, nlp.pipe"),
-        PeerKind("pipeline-2proc", load_pipeline_two_processes, (("spacy", "spacy"),), True,
+        PeerKind("pipeline-2proc", partial(load_pipeline, n_process=2), (("spacy", "spacy"),), True,
                  "spacy-cws pipeline, nlp.pipe(n_process=2)"),
         PeerKind("segment", load_segment_lines, (("spacy", "spacy"),), True,
                  "spacy-cws pipeline as `segment` runs it (no Docs)"),
