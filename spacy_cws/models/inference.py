@@ -15,6 +15,7 @@ The copy is built from the saved weights at inference time and never saved:
 the GD-Transformer becomes a FusedGDTransformer (its encoders stacked), and
 ``precision`` chooses its dtype.
 """
+import warnings
 from typing import Callable, Dict, List
 
 import torch
@@ -33,25 +34,61 @@ from .wrapped_module import torch_module
 # oneDNN's AMX / AVX512-BF16 kernels (float32 accumulation); the scores are
 # returned as float32.
 PRECISIONS: Dict[str, torch.dtype] = {"float32": torch.float32, "bfloat16": torch.bfloat16}
+# "bfloat16" where this CPU multiplies bfloat16 natively, else "float32":
+# elsewhere oneDNN emulates bfloat16 and zh_cws_gd runs about 20x slower than
+# in float32 (docs/experiments/inference.md, session 23).
+AUTO_PRECISION = "auto"
 # Torch module classes with an inference-only variant of the same weights.
 INFERENCE_CLASSES: Dict[type, type] = {GDTransformer: FusedGDTransformer}
 
 
-def check_precision(precision: str) -> torch.dtype:
-    """The dtype of a precision name. RAISES ValueError naming the known ones."""
-    if precision not in PRECISIONS:
-        raise ValueError(f"precision must be one of {sorted(PRECISIONS)}, got '{precision}'")
-    return PRECISIONS[precision]
+def check_precision(precision: str) -> None:
+    """RAISES ValueError naming the known precisions, for another name."""
+    known = sorted(PRECISIONS) + [AUTO_PRECISION]
+    if precision not in known:
+        raise ValueError(f"precision must be one of {known}, got '{precision}'")
+
+
+def native_bfloat16() -> bool:
+    """Whether this CPU has bfloat16 matmul instructions (AVX512-BF16 or AMX tiles).
+
+    torch.cpu's checks are private in torch 2.13, and no public one fits:
+    torch.backends.cpu.get_cpu_capability() says "AVX512" for CPUs with and
+    without BF16. A torch without them counts as no native bfloat16.
+    """
+    checks = (getattr(torch.cpu, name, None) for name in ("_is_avx512_bf16_supported", "_is_amx_tile_supported"))
+    return any(check() for check in checks if check is not None)
+
+
+def resolve_precision(precision: str) -> str:
+    """The precision an inference copy runs in: ``precision``, or for "auto"
+    "bfloat16" on a CPU with native bfloat16 (``native_bfloat16``) and
+    "float32" elsewhere.
+
+    RAISES ValueError: for an unknown precision.
+    """
+    check_precision(precision)
+    if precision == AUTO_PRECISION:
+        return "bfloat16" if native_bfloat16() else "float32"
+    return precision
 
 
 def inference_module(model: Model, precision: str) -> nn.Module:
     """A frozen copy of ``model``'s torch module for prediction (see the module docstring).
 
     model: an initialized segmentation model (GDTransformer.v1, BMESTagger.v1).
-    precision: a key of PRECISIONS.
+    precision: a key of PRECISIONS, or "auto" (resolve_precision).
     RAISES ValueError: for an unknown precision or an uninitialized model.
+    WARNS UserWarning: for "bfloat16" on a CPU without native bfloat16 (slow).
     """
-    dtype = check_precision(precision)
+    precision = resolve_precision(precision)
+    if precision == "bfloat16" and not native_bfloat16():
+        warnings.warn(
+            'precision = "bfloat16" on a CPU without AVX512-BF16 or AMX: torch emulates bfloat16 here, about 20x '
+            'slower than float32. Set the segmenter\'s precision to "auto" or "float32".',
+            stacklevel=2,
+        )
+    dtype = PRECISIONS[precision]
     trained = torch_module(model)
     with torch.device("meta"):  # no weights of its own: it takes the trained ones
         module = INFERENCE_CLASSES.get(type(trained), type(trained))(**module_arguments(model))

@@ -33,7 +33,7 @@ from .character_view import CharacterView, Normaliser
 from .chunking import chunk_spans
 from ..models.criterion_transfer import add_criterion_row, freeze_all_but_criteria
 from ..models.feature_batch import padded_length
-from ..models.inference import inference_module, predict_with
+from ..models.inference import inference_module, predict_with, resolve_precision
 from ..freed_memory import release_freed_memory
 from ..models.module_weights import load_model_message, weights_follow
 from .decoding import decode_words
@@ -417,6 +417,12 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         return (
             self.cfg["user_dictionary_mode"] == "prefer" and not self.cfg["lexicons"] and len(self._user_dictionary) > 0
         )
+
+    @property
+    def inference_precision(self) -> str:
+        """The precision predictions run in on this machine: the ``precision``
+        setting, with "auto" resolved (models/inference.py)."""
+        return resolve_precision(self.cfg["precision"])
 
     def _inference_module(self):
         """The frozen eval-mode copy of the model in the configured precision,

@@ -27,8 +27,10 @@ class SegmenterSettings:
     batch_units: most padded units in one inference batch (a few thousand
         keep a batch's activations in the CPU's L2 cache).
     precision: the dtype of the model's inference copy (models/inference.py),
-        "float32" or "bfloat16" (oneDNN's bf16 matmuls: fast on CPUs with
-        AVX512-BF16 or AMX, slow elsewhere); training is always float32.
+        "float32", "bfloat16" (oneDNN's bf16 matmuls: fast on CPUs with
+        AVX512-BF16 or AMX, about 20x slower elsewhere) or "auto" (bfloat16
+        on such CPUs, else float32; chosen when the copy is built, so a saved
+        pipeline adapts to the machine that loads it); training is always float32.
     fold_width, collapse_runs, opencc: the model's view of the text (see Normaliser).
     bigram_min_count: keep training bigrams seen at least this often as
         features (0 = no bigram vocabulary; needs a model with bigram_width 0).

@@ -4,7 +4,8 @@ import pytest
 import torch
 
 from spacy_cws.models.bmes_tagger import build_bmes_tagger
-from spacy_cws.models.inference import check_precision, inference_module, predict_with
+from spacy_cws.models import inference
+from spacy_cws.models.inference import check_precision, inference_module, predict_with, resolve_precision
 from spacy_cws.models.pytorch_fused_gd import FusedGDTransformer
 from spacy_cws.models.wrapped_module import torch_module
 
@@ -77,6 +78,25 @@ def test_bmes_tagger_copy_gives_the_trained_scores():
 def test_unknown_precision_is_refused():
     with pytest.raises(ValueError, match="bfloat16"):
         check_precision("float16")
+    with pytest.raises(ValueError, match="auto"):
+        resolve_precision("float16")
+
+
+@pytest.mark.parametrize("native, dtype", [(True, torch.bfloat16), (False, torch.float32)])
+def test_auto_precision_follows_the_cpu(native, dtype, monkeypatch):
+    """"auto" is bfloat16 only on a CPU with bfloat16 instructions; explicit precisions stay as set."""
+    monkeypatch.setattr(inference, "native_bfloat16", lambda: native)
+    model = _with_random_weights(_initialized(SETTINGS))
+    assert inference_module(model, "auto").stacked_layers[0].qkv.weight.dtype == dtype
+    assert resolve_precision("float32") == "float32" and resolve_precision("bfloat16") == "bfloat16"
+
+
+def test_bfloat16_without_cpu_support_warns(monkeypatch):
+    monkeypatch.setattr(inference, "native_bfloat16", lambda: False)
+    model = _initialized(SETTINGS)
+    with pytest.warns(UserWarning, match="emulates bfloat16"):
+        module = inference_module(model, "bfloat16")
+    assert module.stacked_layers[0].qkv.weight.dtype == torch.bfloat16
 
 
 @pytest.mark.parametrize("change", [{}, *ABLATIONS, "bmes"])
