@@ -1,7 +1,7 @@
 """Issue 18's inference table: a segmentation pipeline against peers measured in the same run.
 
     python scripts/benchmark_inference.py OUTPUT_DIR --assets ../shared/data \\
-        --pipeline zh_cws_gd --precision float32 --precision bfloat16 \\
+        --pipeline zh_cws_gd [--precision float32 --precision bfloat16] \\
         [--pkuseg-trained training/pkuseg-ctb6] [--pkuseg-mixed assets/pkuseg_mixed] \\
         [--sizes 10000,100000,1000000] [--stream-lines 100000] [--half-weights]
 
@@ -19,11 +19,14 @@
    each, 1 thread).
 3. Peak RSS of ``python -m spacy_cws segment`` over ``stream_lines`` lines of
    100 characters, and over one line of the largest of ``sizes`` characters.
+The precisions are float32, and bfloat16 on a CPU with native bfloat16
+(AVX512-BF16 or AMX), unless given; the table's first line names the CPU.
 Writes OUTPUT_DIR/inference.md and prints it. Timings on a shared machine
 are noisy: read the ratios, which come from one run.
 """
 import json
 import os
+import platform
 import resource
 import subprocess
 import sys
@@ -36,6 +39,7 @@ import typer
 
 from spacy_cws.benchmark.run import PeerSpec, benchmark, long_document, proc_status_mb
 from spacy_cws.cli.half_precision import halve_torch_weights
+from spacy_cws.models.inference import native_bfloat16
 
 SCRIPTS = Path(__file__).resolve().parent
 REFERENCE_PEER = "thulac"
@@ -52,6 +56,16 @@ def save_with_precision(pipeline: str, precision: str, batch_units: int, output:
     output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
     return output
+
+
+def cpu_name() -> str:
+    """The CPU's model name from /proc/cpuinfo (Linux), else platform.processor()."""
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
 
 
 def child_peak_rss_mb(command: List[str], env: dict) -> float:
@@ -93,7 +107,9 @@ def main(
     output_dir: Path = typer.Argument(..., help="Folder for the pipelines, results and inference.md."),
     assets: Path = typer.Option(Path("assets"), "--assets", help="Corpus folder in the catalog layout."),
     pipeline: str = typer.Option("zh_cws_gd", "--pipeline", help="Pipeline name or path."),
-    precision: List[str] = typer.Option(["float32", "bfloat16"], "--precision", help="Precisions to time; repeatable."),
+    precision: Optional[List[str]] = typer.Option(
+        None, "--precision", help="Precisions to time; repeatable (default: float32, and bfloat16 where the CPU has it natively)."
+    ),
     batch_units: int = typer.Option(2048, "--batch-units", help="gd_segmenter batch_units of the saved pipelines."),
     pkuseg_trained: Optional[Path] = typer.Option(None, "--pkuseg-trained", help="pkuseg retrained on CTB6 (scripts/train_pkuseg.py)."),
     pkuseg_mixed: Optional[Path] = typer.Option(None, "--pkuseg-mixed", help="pkuseg's pretrained mixed model folder."),
@@ -105,6 +121,8 @@ def main(
     half_weights: bool = typer.Option(False, "--half-weights", help="Store the saved copies' weights as float16, as the shipped pipelines do."),
 ):
     output_dir.mkdir(parents=True, exist_ok=True)
+    # Emulated bfloat16 is about 20x slower than float32: timed only when asked for.
+    precision = precision or (["float32", "bfloat16"] if native_bfloat16() else ["float32"])
     saved = {p: save_with_precision(pipeline, p, batch_units, output_dir / "pipelines" / p, half_weights) for p in precision}
     peers = [PeerSpec("thulac", "thulac"), PeerSpec("jieba", "jieba")]
     if pkuseg_trained:
@@ -114,6 +132,8 @@ def main(
     ours = [PeerSpec(f"{pipeline}-{p}", "pipeline", str(path)) for p, path in saved.items()]
     ours += [PeerSpec(f"{pipeline}-{p}-segment", "segment", str(path)) for p, path in saved.items()]
     lines = [
+        f"CPU: {cpu_name()}; native bfloat16: {'yes' if native_bfloat16() else 'no'}.",
+        "",
         "| segmenter | threads | chars/s | x THULAC | x pkuseg-ctb6 | CTB6 F1 | RSS after load MB | peak RSS MB |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
     ]

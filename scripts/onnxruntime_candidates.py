@@ -1,6 +1,8 @@
 """Issue 18's ONNX Runtime candidates, measured: a pipeline's GD-Transformer
 run by ONNX Runtime (float32, and int8 by its dynamic quantisation) against
-torch (float32, bfloat16), in one run, one thread each.
+torch (float32; bfloat16 on a CPU with native bfloat16, as emulated it is
+about 20x slower; int8 by torch's dynamic quantisation of the Linear layers),
+in one run, one thread each.
 
     python scripts/onnxruntime_candidates.py PIPELINE TEST_SEG [--repeats 3] [--output table.md]
 
@@ -13,11 +15,14 @@ quantisation rejects float16 tables). Each backend then predicts for the
 pipeline's own segmenter, so featurising, batching and decoding are the
 shipped ones: the table gives nlp.pipe(batch_size=256) chars/s over
 TEST_SEG's text (spaces removed; best of ``--repeats``), the seconds inside the
-model, CTB6-style F1 by the SIGHAN scorer, and how many sentences get
-exactly the words of torch float32. A measurement for docs/experiments, not
+model, CTB6-style F1 by the SIGHAN scorer, how many sentences get
+exactly the words of torch float32, and how many of the first 400 get the
+same words segmented alone as in their batch (dynamic quantisation scales
+activations per batch). A measurement for docs/experiments, not
 a backend of the product: ONNX Runtime is not a dependency
 (``pip install onnxruntime onnx``).
 """
+import copy
 import sys
 import tempfile
 import time
@@ -31,9 +36,13 @@ import typer
 from spacy_cws.benchmark.peers import PIPE_BATCH_SIZE
 from spacy_cws.benchmark.run import best_seconds
 from spacy_cws.models.feature_batch import INFERENCE_LENGTH_MULTIPLE
+from spacy_cws.models.inference import native_bfloat16
 from spacy_cws.models.pytorch_fused_gd import FusedGDTransformer
+from spacy_cws.models.wrapped_module import torch_module
 from spacy_cws.scoring.sighan import read_byte_lines, score_lines
 
+# The first texts segmented one at a time as well, to compare with their words in a batch.
+ALONE_TEXTS = 400
 # The module's inputs, in its forward's order (GDTransformer.forward).
 INPUTS = ["ids", "lengths", "bigrams", "criteria", "extras"]
 DYNAMIC_AXES = {
@@ -87,6 +96,16 @@ def export(module: FusedGDTransformer, example: Sequence[torch.Tensor], longest:
         )
 
 
+def torch_int8_module(nlp) -> TimedModule:
+    """The pipeline's trained (not fused) module, its Linear layers quantised
+    by torch's dynamic int8 (x86 / fbgemm kernels: int8 weights, activations
+    quantised per batch); the lexicon projection stays float32, as its
+    forward reads its weight's dtype."""
+    plain = copy.deepcopy(torch_module(nlp.get_pipe("gd_segmenter").model)).float().eval().requires_grad_(False)
+    linears = {name for name, layer in plain.named_modules() if isinstance(layer, torch.nn.Linear) and "lexicon" not in name}
+    return TimedModule(torch.ao.quantization.quantize_dynamic(plain, linears, dtype=torch.qint8))
+
+
 def example_inputs(nlp, texts: Sequence[str]) -> List[torch.Tensor]:
     """The model's input tensors for one batch of ``texts`` (recorded from a prediction)."""
     segmenter = nlp.get_pipe("gd_segmenter")
@@ -119,10 +138,15 @@ def measure(nlp, texts: List[str], gold: List[bytes], module: Optional[TimedModu
 
     list(nlp.pipe(texts[:200]))  # warm-up
     seconds = best_seconds(run, repeats)
+    # Dynamic quantisation scales activations per batch: do a text's words depend on its batch-mates?
+    alone = sum(words[i] == [token.text for token in nlp(text)] for i, text in enumerate(texts[:ALONE_TEXTS]))
     segmenter._forget_inference()
     system = [" ".join(line).encode("utf-8") for line in words]
     score = score_lines(gold, system, set())
-    return {"chars/s": sum(map(len, texts)) / seconds, "model s": timed.seconds, "F1": 100 * score.f1, "words": words}
+    return {
+        "chars/s": sum(map(len, texts)) / seconds, "model s": timed.seconds, "F1": 100 * score.f1, "words": words,
+        "alone": alone,
+    }
 
 
 def main(
@@ -140,9 +164,11 @@ def main(
     gold = [line.strip() for line in read_byte_lines(test_seg) if line.strip()]
     texts = [line.decode("utf-8").replace(" ", "") for line in gold]
     rows: Dict[str, dict] = {}
-    for precision in ("bfloat16", "float32"):  # float32 last: its pipeline is the one exported
+    precisions = ["bfloat16", "float32"] if native_bfloat16() else ["float32"]
+    for precision in precisions:  # float32 last: its pipeline is the one exported
         nlp = spacy.load(pipeline, config={"components": {"gd_segmenter": {"precision": precision}}})
         rows[f"torch {precision}"] = measure(nlp, texts, gold, None, repeats)
+    rows["torch int8 (dynamic)"] = measure(nlp, texts, gold, torch_int8_module(nlp), repeats)
     segmenter = nlp.get_pipe("gd_segmenter")
     module = segmenter._inference_module()
     if not isinstance(module, FusedGDTransformer):
@@ -159,15 +185,15 @@ def main(
     lines = [
         f"`{pipeline}`, {sum(map(len, texts)):,} characters of {test_seg.name}, one thread, nlp.pipe(batch_size={PIPE_BATCH_SIZE}), best of {repeats}",
         "",
-        "| backend | chars/s | x torch float32 | seconds in the model | F1 | sentences as torch float32 |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| backend | chars/s | x torch float32 | seconds in the model | F1 | sentences as torch float32 "
+        f"| of the first {ALONE_TEXTS}, sentences segmented alone as in a batch |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for name in ("torch float32", "torch bfloat16", "ONNX Runtime float32", "ONNX Runtime int8 (dynamic)"):
-        row = rows[name]
+    for name, row in rows.items():
         same = sum(a == b for a, b in zip(row["words"], reference))
         lines.append(
             f"| {name} | {row['chars/s']:,.0f} | {row['chars/s'] / rows['torch float32']['chars/s']:.2f} | "
-            f"{row['model s']:.2f} | {row['F1']:.2f} | {same}/{len(reference)} |"
+            f"{row['model s']:.2f} | {row['F1']:.2f} | {same}/{len(reference)} | {row['alone']}/{min(ALONE_TEXTS, len(reference))} |"
         )
     table = "\n".join(lines) + "\n"
     sys.stdout.write(table)

@@ -8,7 +8,7 @@ from confection import ConfigValidationError
 from spacy_cws.segmenter.component import Segmenter
 from spacy_cws.segmenter.settings import SegmenterSettings
 
-from ..segmentation_data import MODEL, blank_pipeline
+from ..segmentation_data import MODEL, blank_pipeline, make_examples
 
 GD_MODEL = {"@architectures": "spacy-cws.GDTransformer.v1", **MODEL}
 CHANGED = {"max_length": 64, "batch_units": 300, "jackknife_folds": 3, "user_dictionary_mode": "prefer", "opencc": None}
@@ -41,3 +41,23 @@ def test_out_of_range_settings_are_named():
         SegmenterSettings(jackknife_folds=63)
     with pytest.raises(TypeError):
         Segmenter(blank_pipeline().vocab, None, max_lenght=3)
+
+
+@pytest.mark.parametrize("native, resolved", [(True, "bfloat16"), (False, "float32")])
+def test_auto_precision_is_saved_as_auto_and_resolved_by_the_cpu(native, resolved, monkeypatch, tmp_path):
+    """"auto" stays "auto" in a saved pipeline, so the machine that loads it chooses."""
+    from spacy_cws.models import inference
+
+    monkeypatch.setattr(inference, "native_bfloat16", lambda: native)
+    nlp = blank_pipeline()
+    nlp.add_pipe("gd_segmenter", config={"model": MODEL, "precision": "auto"})
+    nlp.initialize(lambda: make_examples(nlp))
+    nlp.to_disk(tmp_path / "nlp")
+    loaded = spacy.load(tmp_path / "nlp")
+    assert loaded.config["components"]["gd_segmenter"]["precision"] == "auto"
+    assert loaded.get_pipe("gd_segmenter").inference_precision == resolved
+
+
+def test_unknown_precision_names_the_known_ones():
+    with pytest.raises(ValueError, match="'auto'"):
+        SegmenterSettings(precision="float16")
