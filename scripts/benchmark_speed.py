@@ -31,6 +31,12 @@ from spacy.tokens import DocBin
 from spacy_cws.benchmark.run import best_seconds, current_rss_mb, long_document, peak_rss_mb
 
 
+def inference_precision(nlp) -> Optional[str]:
+    """The precision the pipeline's segmenter (component or tokenizer) predicts in on this CPU; None without one."""
+    segmenter = nlp.get_pipe("gd_segmenter") if "gd_segmenter" in nlp.pipe_names else getattr(nlp.tokenizer, "segmenter", None)
+    return segmenter.inference_precision if segmenter is not None else None
+
+
 def main(
     pipeline: str = typer.Argument(..., help="Pipeline name or path."),
     text_file: Path = typer.Argument(..., help="One sentence per line (spaces are removed), or a .spacy DocBin."),
@@ -39,7 +45,7 @@ def main(
     repeats: int = typer.Option(3, "--repeats", help="Timed runs per measurement; the best is reported."),
     tokenizer_pipe: bool = typer.Option(False, "--tokenizer-pipe", help="Time nlp.tokenizer.pipe instead (SegmenterTokenizer pipelines)."),
     output: Optional[Path] = typer.Option(None, "--output", help="Also write the JSON lines here."),
-    precision: Optional[str] = typer.Option(None, "--precision", help="gd_segmenter precision (float32, bfloat16); default: the pipeline's."),
+    precision: Optional[str] = typer.Option(None, "--precision", help="gd_segmenter precision (float32, bfloat16, auto); default: the pipeline's."),
     threads: Optional[int] = typer.Option(None, "--threads", help="torch threads; default: torch's."),
 ):
     if threads:
@@ -65,7 +71,8 @@ def main(
         "peak_rss_mb_after_load": round(rss_after_load, 1) if rss_after_load else None,
         "rss_mb_after_warm_up": round(rss_after_warm_up, 1) if rss_after_warm_up else None,
         "torch_threads": torch.get_num_threads(),
-        "precision": precision,
+        # The precision predictions ran in ("auto" resolved for this CPU).
+        "precision": inference_precision(nlp),
     }
     records = []
     for size in filter(None, batch_size):
