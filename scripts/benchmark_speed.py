@@ -29,12 +29,7 @@ import typer
 from spacy.tokens import DocBin
 
 from spacy_cws.benchmark.run import best_seconds, current_rss_mb, long_document, peak_rss_mb
-
-
-def inference_precision(nlp) -> Optional[str]:
-    """The precision the pipeline's segmenter (component or tokenizer) predicts in on this CPU; None without one."""
-    segmenter = nlp.get_pipe("gd_segmenter") if "gd_segmenter" in nlp.pipe_names else getattr(nlp.tokenizer, "segmenter", None)
-    return segmenter.inference_precision if segmenter is not None else None
+from spacy_cws.segmenter.default_criterion import segmenters_of
 
 
 def main(
@@ -72,7 +67,7 @@ def main(
         "rss_mb_after_warm_up": round(rss_after_warm_up, 1) if rss_after_warm_up else None,
         "torch_threads": torch.get_num_threads(),
         # The precision predictions ran in ("auto" resolved for this CPU).
-        "precision": inference_precision(nlp),
+        "precision": next((segmenter.inference_precision for segmenter in segmenters_of(nlp)), None),
     }
     records = []
     for size in filter(None, batch_size):

@@ -50,12 +50,18 @@ def build_meta(
             f"Chinese word segmentation with the Gaussian-masked Directional Transformer "
             f"(Duan & Zhao, EMNLP 2020), trained on {files.source}. Test set, official SIGHAN "
             f"measures: P {official['precision']:.4f}, R {official['recall']:.4f}, F1 {official['f1']:.4f}, "
-            f"OOV recall {_fraction(official['oov_recall'])}; {speed['chars_per_second']:,.0f} characters per second "
-            f"through nlp.pipe on CPU. Training data terms: {files.terms}."
+            f"OOV recall {_fraction(official['oov_recall'])}{_in_precision(speed)}; {speed['chars_per_second']:,.0f} "
+            f"characters per second through nlp.pipe on CPU. Training data terms: {files.terms}."
         ),
         "license": f"Model code MIT; weights trained on {corpus} data: {files.terms}",
         "sources": [{"name": files.source, "license": files.terms}],
-        "spacy_cws_test_scores": {"corpus": corpus, **official, "chars_per_second": speed["chars_per_second"]},
+        "spacy_cws_test_scores": {
+            "corpus": corpus,
+            **official,
+            "chars_per_second": speed["chars_per_second"],
+            # What the scores were measured in: "auto" pipelines run bfloat16 on CPUs that have it.
+            "precision": speed.get("precision"),
+        },
     }
     for name, other in zip(joint_corpora, joint):
         meta["description"] += (
@@ -153,3 +159,8 @@ def model_meta_cli(
         fail(f"Cannot build the model card: {err.args[0]}")
     srsly.write_json(output, meta)
     msg.good(f"Wrote {output}")
+
+
+def _in_precision(speed: dict) -> str:
+    """The card's note of the inference precision, e.g. ' (float32 inference)'; '' where evaluate's speed record names none."""
+    return f" ({speed['precision']} inference)" if speed.get("precision") else ""

@@ -16,6 +16,7 @@ from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 
 from ..corpora.test_files import TEST_GOLD, TEST_INPUT, list_text_lines
+from ..segmenter.default_criterion import segmenters_of
 from .sighan import score_files
 
 
@@ -36,7 +37,8 @@ def evaluate_corpus(nlp: Language, corpus_dir: Path, system_output: Path, batch_
         train_words.txt, test.spacy).
     system_output: where the segmented test lines are written (UTF-8, "\\n").
     RETURNS: {"official": SIGHAN measures (fractions) and word counts,
-              "spacy": token_acc/p/r/f, "speed": characters, seconds, chars_per_second}.
+              "spacy": token_acc/p/r/f, "speed": characters, seconds, chars_per_second, batch_size,
+        precision (the segmenter's, "auto" resolved; None without one)}.
     RAISES FileNotFoundError: naming a missing file of corpus_dir.
     """
     corpus_dir = Path(corpus_dir)
@@ -68,5 +70,7 @@ def evaluate_corpus(nlp: Language, corpus_dir: Path, system_output: Path, batch_
             "seconds": seconds,
             "chars_per_second": characters / seconds if seconds else None,
             "batch_size": batch_size,
+            # The precision the segmenter predicted in ("auto" resolved for this CPU).
+            "precision": next((segmenter.inference_precision for segmenter in segmenters_of(nlp)), None),
         },
     }

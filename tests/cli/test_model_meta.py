@@ -18,6 +18,13 @@ def test_model_card_states_data_terms_and_scores():
     assert meta["sources"][0]["license"] == meta["license"].split(": ", 1)[1]
 
 
+def test_model_card_states_the_precision_of_its_scores():
+    meta = build_meta("ctb6", {**METRICS, "speed": {**METRICS["speed"], "precision": "float32"}})
+    assert meta["spacy_cws_test_scores"]["precision"] == "float32"
+    assert "OOV recall -- (float32 inference);" in meta["description"]
+    assert build_meta("ctb6", METRICS)["spacy_cws_test_scores"]["precision"] is None
+
+
 def test_unknown_corpus():
     with pytest.raises(KeyError, match="Unknown corpus"):
         build_meta("nope", METRICS)

@@ -35,12 +35,16 @@ def test_model_card_states_data_terms_and_measures(shipped):
 
 
 def test_model_card_scores_are_reproduced_on_ctb6_test(shipped, shared_data, tmp_path):
-    """The meta's official CTB6 test scores are what the installed weights give."""
+    """The meta's official CTB6 test scores are what the installed weights give,
+    in the precision the card names (an "auto" pipeline runs bfloat16 on CPUs with it)."""
+    stated = shipped.meta["spacy_cws_test_scores"]
+    if stated.get("precision"):
+        name = f"{shipped.meta['lang']}_{shipped.meta['name']}"
+        shipped = spacy.load(name, config={"components": {"gd_segmenter": {"precision": stated["precision"]}}})
     (test_set,), _ = prepare_test_sets(["ctb6"], shared_data, tmp_path)
     lines = list_text_lines(Path(test_set.input))
     system = tmp_path / "system.seg"
     system.write_bytes("".join(system_line(doc) + "\n" for doc in shipped.pipe(lines)).encode("utf-8"))
     measured = score_files(Path(test_set.gold), system, Path(test_set.train_words)).to_dict()
-    stated = shipped.meta["spacy_cws_test_scores"]
     for key in ("precision", "recall", "f1", "oov_recall", "true_words", "test_words"):
         assert measured[key] == pytest.approx(stated[key], abs=5e-4), key
