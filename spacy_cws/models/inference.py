@@ -79,17 +79,19 @@ def inference_module(model: Model, precision: str) -> nn.Module:
     model: an initialized segmentation model (GDTransformer.v1, BMESTagger.v1).
     precision: a key of PRECISIONS, or "auto" (resolve_precision).
     RAISES ValueError: for an unknown precision or an uninitialized model.
-    WARNS UserWarning: for "bfloat16" on a CPU without native bfloat16 (slow).
+    WARNS UserWarning: for "bfloat16" on a CPU without native bfloat16 (slow;
+        "auto" decides by this CPU too, also for a model on a GPU).
     """
     precision = resolve_precision(precision)
-    if precision == "bfloat16" and not native_bfloat16():
+    trained = torch_module(model)
+    on_cpu = all(parameter.device.type == "cpu" for parameter in trained.parameters())
+    if precision == "bfloat16" and on_cpu and not native_bfloat16():
         warnings.warn(
             'precision = "bfloat16" on a CPU without AVX512-BF16 or AMX: torch emulates bfloat16 here, about 20x '
             'slower than float32. Set the segmenter\'s precision to "auto" or "float32".',
             stacklevel=2,
         )
     dtype = PRECISIONS[precision]
-    trained = torch_module(model)
     with torch.device("meta"):  # no weights of its own: it takes the trained ones
         module = INFERENCE_CLASSES.get(type(trained), type(trained))(**module_arguments(model))
     # Assigned, not copied: the copy's float32 weights share the trained weights'
