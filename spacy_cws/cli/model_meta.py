@@ -59,8 +59,9 @@ def build_meta(
             "corpus": corpus,
             **official,
             "chars_per_second": speed["chars_per_second"],
-            # What the scores were measured in: "auto" pipelines run bfloat16 on CPUs that have it.
-            "precision": speed.get("precision"),
+            # What the scores were measured in ("precision" is the SIGHAN measure): "auto"
+            # pipelines run bfloat16 on CPUs that have it.
+            "inference_precision": speed.get("precision"),
         },
     }
     for name, other in zip(joint_corpora, joint):

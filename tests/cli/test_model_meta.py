@@ -20,9 +20,10 @@ def test_model_card_states_data_terms_and_scores():
 
 def test_model_card_states_the_precision_of_its_scores():
     meta = build_meta("ctb6", {**METRICS, "speed": {**METRICS["speed"], "precision": "float32"}})
-    assert meta["spacy_cws_test_scores"]["precision"] == "float32"
+    assert meta["spacy_cws_test_scores"]["inference_precision"] == "float32"
+    assert meta["spacy_cws_test_scores"]["precision"] == 0.95  # the SIGHAN measure, not overwritten
     assert "OOV recall -- (float32 inference);" in meta["description"]
-    assert build_meta("ctb6", METRICS)["spacy_cws_test_scores"]["precision"] is None
+    assert build_meta("ctb6", METRICS)["spacy_cws_test_scores"]["inference_precision"] is None
 
 
 def test_unknown_corpus():

@@ -38,9 +38,9 @@ def test_model_card_scores_are_reproduced_on_ctb6_test(shipped, shared_data, tmp
     """The meta's official CTB6 test scores are what the installed weights give,
     in the precision the card names (an "auto" pipeline runs bfloat16 on CPUs with it)."""
     stated = shipped.meta["spacy_cws_test_scores"]
-    if stated.get("precision"):
+    if stated.get("inference_precision"):
         name = f"{shipped.meta['lang']}_{shipped.meta['name']}"
-        shipped = spacy.load(name, config={"components": {"gd_segmenter": {"precision": stated["precision"]}}})
+        shipped = spacy.load(name, config={"components": {"gd_segmenter": {"precision": stated["inference_precision"]}}})
     (test_set,), _ = prepare_test_sets(["ctb6"], shared_data, tmp_path)
     lines = list_text_lines(Path(test_set.input))
     system = tmp_path / "system.seg"
