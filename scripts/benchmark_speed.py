@@ -29,7 +29,7 @@ import typer
 from spacy.tokens import DocBin
 
 from spacy_cws.benchmark.run import best_seconds, current_rss_mb, long_document, peak_rss_mb
-from spacy_cws.segmenter.default_criterion import segmenters_of
+from spacy_cws.segmenter.default_criterion import inference_precision_of
 
 
 def main(
@@ -66,8 +66,7 @@ def main(
         "peak_rss_mb_after_load": round(rss_after_load, 1) if rss_after_load else None,
         "rss_mb_after_warm_up": round(rss_after_warm_up, 1) if rss_after_warm_up else None,
         "torch_threads": torch.get_num_threads(),
-        # The precision predictions ran in ("auto" resolved for this CPU).
-        "precision": next((segmenter.inference_precision for segmenter in segmenters_of(nlp)), None),
+        "precision": inference_precision_of(nlp),
     }
     records = []
     for size in filter(None, batch_size):

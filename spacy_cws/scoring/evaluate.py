@@ -16,7 +16,7 @@ from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 
 from ..corpora.test_files import TEST_GOLD, TEST_INPUT, list_text_lines
-from ..segmenter.default_criterion import segmenters_of
+from ..segmenter.default_criterion import inference_precision_of
 from .sighan import score_files
 
 
@@ -70,7 +70,6 @@ def evaluate_corpus(nlp: Language, corpus_dir: Path, system_output: Path, batch_
             "seconds": seconds,
             "chars_per_second": characters / seconds if seconds else None,
             "batch_size": batch_size,
-            # The precision the segmenter predicted in ("auto" resolved for this CPU).
-            "precision": next((segmenter.inference_precision for segmenter in segmenters_of(nlp)), None),
+            "precision": inference_precision_of(nlp),
         },
     }

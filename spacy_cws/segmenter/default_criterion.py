@@ -1,5 +1,5 @@
-"""Choosing the criterion a loaded pipeline segments by."""
-from typing import List
+"""A loaded pipeline's segmenters: which they are, the criterion they segment by, the precision they predict in."""
+from typing import List, Optional
 
 from spacy.language import Language
 
@@ -13,6 +13,12 @@ def segmenters_of(nlp: Language) -> List[Segmenter]:
     if isinstance(nlp.tokenizer, SegmenterTokenizer):
         found.append(nlp.tokenizer.segmenter)
     return found
+
+
+def inference_precision_of(nlp: Language) -> Optional[str]:
+    """The precision the pipeline's first segmenter predicts in on this CPU
+    ("auto" resolved: Segmenter.inference_precision); None without a segmenter."""
+    return next((segmenter.inference_precision for segmenter in segmenters_of(nlp)), None)
 
 
 def set_default_criterion(nlp: Language, criterion: str) -> None:
