@@ -1,7 +1,8 @@
 """Issue 18's ONNX Runtime candidates, measured: a pipeline's GD-Transformer
 run by ONNX Runtime (float32, and int8 by its dynamic quantisation) against
 torch (float32; bfloat16 on a CPU with native bfloat16, as emulated it is
-about 20x slower; int8 by torch's dynamic quantisation of the Linear layers),
+about 20x slower; int8 by torch's dynamic quantisation of the Linear layers;
+the inference copy compiled by torch.compile's inductor, in each precision),
 in one run, one thread each.
 
     python scripts/onnxruntime_candidates.py PIPELINE TEST_SEG [--repeats 3] [--output table.md]
@@ -15,7 +16,9 @@ quantisation rejects float16 tables). Each backend then predicts for the
 pipeline's own segmenter, so featurising, batching and decoding are the
 shipped ones: the table gives nlp.pipe(batch_size=256) chars/s over
 TEST_SEG's text (spaces removed; best of ``--repeats``), the seconds inside the
-model, CTB6-style F1 by the SIGHAN scorer, how many sentences get
+model, the seconds of the warm-up pass (the first 200 texts; all of them for
+torch.compile, which compiles again for lengths it has not seen, its
+attention tables being cached per length), CTB6-style F1 by the SIGHAN scorer, how many sentences get
 exactly the words of torch float32, and how many of the first 400 get the
 same words segmented alone as in their batch (dynamic quantisation scales
 activations per batch). A measurement for docs/experiments, not
@@ -27,14 +30,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import spacy
 import torch
 import typer
 
 from spacy_cws.benchmark.peers import PIPE_BATCH_SIZE
-from spacy_cws.benchmark.run import best_seconds
 from spacy_cws.models.feature_batch import INFERENCE_LENGTH_MULTIPLE
 from spacy_cws.models.inference import native_bfloat16
 from spacy_cws.models.pytorch_fused_gd import FusedGDTransformer
@@ -106,6 +108,15 @@ def torch_int8_module(nlp) -> TimedModule:
     return TimedModule(torch.ao.quantization.quantize_dynamic(plain, linears, dtype=torch.qint8))
 
 
+def compiled_module(nlp) -> TimedModule:
+    """The segmenter's inference copy compiled by torch.compile (inductor: C++
+    kernels built by the system's compiler; shapes dynamic). It compiles on its
+    first call, and again wherever a guard fails (a length longer than its
+    cached attention tables); graphs compiled before are dropped first."""
+    torch._dynamo.reset()
+    return TimedModule(torch.compile(nlp.get_pipe("gd_segmenter")._inference_module(), dynamic=True))
+
+
 def example_inputs(nlp, texts: Sequence[str]) -> List[torch.Tensor]:
     """The model's input tensors for one batch of ``texts`` (recorded from a prediction)."""
     segmenter = nlp.get_pipe("gd_segmenter")
@@ -123,29 +134,41 @@ def example_inputs(nlp, texts: Sequence[str]) -> List[torch.Tensor]:
     return recorded
 
 
-def measure(nlp, texts: List[str], gold: List[bytes], module: Optional[TimedModule], repeats: int) -> dict:
-    """chars/s, model seconds (last repeat), F1 and the system's words, with
-    ``module`` as the segmenter's inference copy (None: its own, timed)."""
+def measure(
+    nlp, texts: List[str], gold: List[bytes], module: Optional[TimedModule], repeats: int, warm_up_texts: int = 200
+) -> dict:
+    """chars/s and seconds in the model (of the fastest of ``repeats``
+    passes), F1 and the system's words, with ``module`` as the segmenter's
+    inference copy (None: its own, timed), after a warm-up pass over the first
+    ``warm_up_texts`` texts."""
     segmenter = nlp.get_pipe("gd_segmenter")
     segmenter._forget_inference()
     timed = module or TimedModule(segmenter._inference_module())
     segmenter._inference = timed  # predict uses this copy (component.py: _inference_module)
     words: List[List[str]] = []
 
+    passes: List[Tuple[float, float]] = []  # (wall seconds, seconds in the model) per timed pass
+
     def run():
         timed.seconds = 0.0
+        start = time.perf_counter()
         words[:] = [[token.text for token in doc] for doc in nlp.pipe(texts, batch_size=PIPE_BATCH_SIZE)]
+        passes.append((time.perf_counter() - start, timed.seconds))
 
-    list(nlp.pipe(texts[:200]))  # warm-up
-    seconds = best_seconds(run, repeats)
+    warm_up = time.perf_counter()
+    list(nlp.pipe(texts[:warm_up_texts], batch_size=PIPE_BATCH_SIZE))
+    warm_up = time.perf_counter() - warm_up
+    for _ in range(repeats):
+        run()
+    seconds, model_seconds = min(passes)
     # Dynamic quantisation scales activations per batch: do a text's words depend on its batch-mates?
     alone = sum(words[i] == [token.text for token in nlp(text)] for i, text in enumerate(texts[:ALONE_TEXTS]))
     segmenter._forget_inference()
     system = [" ".join(line).encode("utf-8") for line in words]
     score = score_lines(gold, system, set())
     return {
-        "chars/s": sum(map(len, texts)) / seconds, "model s": timed.seconds, "F1": 100 * score.f1, "words": words,
-        "alone": alone,
+        "chars/s": sum(map(len, texts)) / seconds, "model s": model_seconds, "F1": 100 * score.f1, "words": words,
+        "alone": alone, "warm-up s": warm_up,
     }
 
 
@@ -168,6 +191,7 @@ def main(
     for precision in precisions:  # float32 last: its pipeline is the one exported
         nlp = spacy.load(pipeline, config={"components": {"gd_segmenter": {"precision": precision}}})
         rows[f"torch {precision}"] = measure(nlp, texts, gold, None, repeats)
+        rows[f"torch.compile {precision}"] = measure(nlp, texts, gold, compiled_module(nlp), repeats, len(texts))
     rows["torch int8 (dynamic)"] = measure(nlp, texts, gold, torch_int8_module(nlp), repeats)
     segmenter = nlp.get_pipe("gd_segmenter")
     module = segmenter._inference_module()
@@ -185,15 +209,16 @@ def main(
     lines = [
         f"`{pipeline}`, {sum(map(len, texts)):,} characters of {test_seg.name}, one thread, nlp.pipe(batch_size={PIPE_BATCH_SIZE}), best of {repeats}",
         "",
-        "| backend | chars/s | x torch float32 | seconds in the model | F1 | sentences as torch float32 "
+        "| backend | chars/s | x torch float32 | seconds in the model | warm-up s | F1 | sentences as torch float32 "
         f"| of the first {ALONE_TEXTS}, sentences segmented alone as in a batch |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, row in rows.items():
         same = sum(a == b for a, b in zip(row["words"], reference))
         lines.append(
             f"| {name} | {row['chars/s']:,.0f} | {row['chars/s'] / rows['torch float32']['chars/s']:.2f} | "
-            f"{row['model s']:.2f} | {row['F1']:.2f} | {same}/{len(reference)} | {row['alone']}/{min(ALONE_TEXTS, len(reference))} |"
+            f"{row['model s']:.2f} | {row['warm-up s']:.1f} | {row['F1']:.2f} | {same}/{len(reference)} | "
+            f"{row['alone']}/{min(ALONE_TEXTS, len(reference))} |"
         )
     table = "\n".join(lines) + "\n"
     sys.stdout.write(table)
