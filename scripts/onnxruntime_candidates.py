@@ -16,14 +16,14 @@ quantisation rejects float16 tables). Each backend then predicts for the
 pipeline's own segmenter, so featurising, batching and decoding are the
 shipped ones: the table gives nlp.pipe(batch_size=256) chars/s over
 TEST_SEG's text (spaces removed; best of ``--repeats``), the seconds inside the
-model, the seconds of the warm-up pass (the first 200 texts; all of them for
-torch.compile, which compiles again for lengths it has not seen, its
-attention tables being cached per length), CTB6-style F1 by the SIGHAN scorer, how many sentences get
-exactly the words of torch float32, and how many of the first 400 get the
-same words segmented alone as in their batch (dynamic quantisation scales
-activations per batch). A measurement for docs/experiments, not
-a backend of the product: ONNX Runtime is not a dependency
-(``pip install onnxruntime onnx``).
+model in that pass, the seconds of the warm-up pass (the first 200 texts; all
+of them for torch.compile, which compiles again for lengths it has not seen,
+its attention tables being cached per length), CTB6-style F1 by the SIGHAN
+scorer, how many sentences get exactly the words of torch float32, and how
+many of the first 400 get the same words segmented alone as in their batch
+(dynamic quantisation scales activations per batch). A measurement for
+docs/experiments, not a backend of the product: ONNX Runtime is not a
+dependency (``pip install onnxruntime onnx``).
 """
 import copy
 import sys
