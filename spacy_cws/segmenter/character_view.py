@@ -10,28 +10,26 @@ characters it stands for, so words are always cut from the input's own text and
 - Traditional to Simplified with OpenCC (e.g. ``"t2s"``, ``"tw2s"``, ``"hk2s"``),
   character by character in effect: a conversion that changes the length of the
   text is redone per character, so offsets are unchanged.
-- Runs: a number (digits with optional ``.``/``·`` fractions and a ``%``) becomes
-  one unit ``"0"``; a run of ``[A-Za-z_.]`` becomes one unit ``"X"``. A word
-  boundary is never predicted inside a run.
+- Runs (letter_runs.py): a number becomes one unit ``"0"``, a Latin word
+  (diacritics, ligatures, "can't", "state-of-the-art" included) one unit
+  ``"X"``, a word of another alphabetic script one unit with its script's
+  symbol. A word boundary is never predicted inside a run, and a run of a
+  script other than Latin (or of control characters) is a word of its own.
 - Whitespace is not a unit: it separates units and forces a word boundary.
 """
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
 import numpy
 
-NUMBER_SYMBOL = "0"
-LATIN_SYMBOL = "X"
+from .letter_runs import ALONE_KINDS, LATIN_SYMBOL, NUMBER_SYMBOL, RUN_SYMBOLS, find_runs
+
+__all__ = ["CharacterView", "LATIN_SYMBOL", "NUMBER_SYMBOL", "Normaliser", "code_points", "non_space_positions"]
 
 # U+3000 (ideographic space) -> space; U+FF01..U+FF5E -> U+0021..U+007E.
 _WIDTH_FOLDING = {0x3000: 0x20, **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}}
 
-# Number and Latin runs, tried in this order at each position (as one scanner
-# over "number | latin | any non-space character" would).
-_RUN = re.compile(r"(?P<number>[0-9]+(?:[.·][0-9]+)*%?)|(?P<latin>[A-Za-z_.]+)")
-_RUN_SYMBOLS = {"number": ord(NUMBER_SYMBOL), "latin": ord(LATIN_SYMBOL)}
 # Every character for which str.isspace() is true lies below U+3001.
 _SPACE_TABLE = numpy.array([chr(code).isspace() for code in range(0x3001)] + [False])
 
@@ -62,12 +60,20 @@ class CharacterView:
     ends (numpy.ndarray): int64 (n,), offset just past each unit's last character.
     spaced (numpy.ndarray): bool (n,), True where whitespace lies between unit
         i-1 and unit i, so a word must start at unit i (False for unit 0).
+    alone (numpy.ndarray): bool (n,), True where a word must start at unit i
+        because unit i begins, or unit i-1 ends, a run that is a word of its
+        own (another script than Latin, control characters).
+    runs (numpy.ndarray): int64 (k, 2), the [start, end) character offsets of
+        the runs of more than one character, never cut inside (also when
+        ``collapse_runs`` is off and a run is several units).
     """
 
     symbols: str
     starts: numpy.ndarray
     ends: numpy.ndarray
     spaced: numpy.ndarray
+    alone: numpy.ndarray
+    runs: numpy.ndarray
 
     def __len__(self) -> int:
         return len(self.symbols)
@@ -93,7 +99,8 @@ class Normaliser:
     """Maps a text to its :class:`CharacterView`.
 
     fold_width (bool): fold full-width forms to half-width.
-    collapse_runs (bool): make number and Latin runs single units ("0", "X").
+    collapse_runs (bool): make each run a single unit ("0", "X", a script's
+        symbol; letter_runs.py). Runs are never cut inside either way.
     opencc (Optional[str]): OpenCC configuration for Traditional to Simplified
         conversion (e.g. "t2s", "tw2s", "hk2s"), or None for no conversion.
     """
@@ -124,16 +131,15 @@ class Normaliser:
     def __call__(self, text: str) -> CharacterView:
         """Build the view of ``text``; never raises on any str input.
 
-        Vectorised over characters with numpy; Python loops only over number
-        and Latin runs (whole runs, not their characters).
+        Vectorised over characters with numpy; Python loops only over runs
+        (whole runs, not their characters).
         """
         normalised = self.normalise_characters(text)
         codes = code_points(normalised).copy()
         length = len(codes)
         is_unit = ~_is_space(codes)
-        runs = [(m.start(), m.end(), _RUN_SYMBOLS[m.lastgroup]) for m in _RUN.finditer(normalised)] if self.collapse_runs else []
-        if runs:
-            run_starts, run_ends, run_symbols = (numpy.asarray(column, dtype=numpy.int64) for column in zip(*runs))
+        run_starts, run_ends, run_kinds = find_runs(normalised)
+        if self.collapse_runs and len(run_starts):
             # +1 after each run's first character, -1 at its end: > 0 inside a run
             # (int8: runs do not overlap, so the count is 0 or 1).
             inside = numpy.zeros(length + 1, dtype=numpy.int8)
@@ -141,13 +147,20 @@ class Normaliser:
             numpy.add.at(inside, run_ends, -1)
             is_unit &= numpy.cumsum(inside, dtype=numpy.int8)[:length] == 0
             del inside
-            codes[run_starts] = run_symbols
+            symbols = RUN_SYMBOLS[run_kinds]
+            codes[run_starts] = numpy.where(symbols > 0, symbols, codes[run_starts])
         starts = numpy.flatnonzero(is_unit).astype(numpy.int64, copy=False)
         # A unit is one character, or a whole run from the run's first character.
         ends = starts + 1
-        if runs:
+        if self.collapse_runs and len(run_starts):
             ends[numpy.searchsorted(starts, run_starts)] = run_ends
         symbols = codes[starts].tobytes().decode("utf-32-le", "surrogatepass")
         spaced = numpy.zeros(len(starts), dtype=bool)
         spaced[1:] = starts[1:] != ends[:-1]
-        return CharacterView(symbols, starts, ends, spaced)
+        alone = numpy.zeros(len(starts) + 1, dtype=bool)
+        own = ALONE_KINDS[run_kinds]
+        alone[numpy.searchsorted(starts, run_starts[own])] = True
+        alone[numpy.searchsorted(starts, run_ends[own])] = True
+        multi = run_ends - run_starts > 1
+        runs = numpy.stack([run_starts[multi], run_ends[multi]], axis=1)
+        return CharacterView(symbols, starts, ends, spaced, alone[: len(starts)], runs)

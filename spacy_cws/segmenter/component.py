@@ -268,12 +268,13 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         if self.cfg["user_dictionary_mode"] == "prefer":
             self._set_lexicons(self.cfg["lexicons"])
 
-    def _constrain(self, text: str, words: numpy.ndarray) -> numpy.ndarray:
+    def _constrain(self, text: str, view: CharacterView, words: numpy.ndarray) -> numpy.ndarray:
         """The words with (force mode) the dictionary words whole, and pattern
-        spans and grapheme clusters never cut inside (span_constraints.py)."""
+        spans, the view's runs and grapheme clusters never cut inside
+        (span_constraints.py)."""
         force = self.cfg["user_dictionary_mode"] == "force" and len(self._user_dictionary)
         whole = self._user_dictionary.matches(text) if force else numpy.zeros((0, 2), dtype=numpy.int64)
-        unbroken = numpy.concatenate([self._pattern_spans(text), grapheme_clusters(text)])
+        unbroken = numpy.concatenate([self._pattern_spans(text), view.runs, grapheme_clusters(text)])
         return apply_span_constraints(text, words, whole, unbroken)
 
     def _featurize(
@@ -404,7 +405,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
                 # else glibc's heap grows window after window (freed_memory.py).
                 release_freed_memory()
         words = [
-            self._constrain(text, decode_words(view, text_spans, text_starts))
+            self._constrain(text, view, decode_words(view, text_spans, text_starts))
             for text, view, text_spans, text_starts in zip(texts, views, spans, span_starts)
         ]
         if len(windows) > 1:

@@ -10,7 +10,8 @@ def decode_words(view: CharacterView, spans: List[Tuple[int, int]], span_starts:
     """Word character spans from each sequence's predicted word starts.
 
     A word starts where the model says so (label_schemes: a gap boundary or a
-    B/S tag), at the first unit of every sequence, and after whitespace.
+    B/S tag), at the first unit of every sequence, after whitespace, and at
+    both edges of a run that is a word of its own (``view.alone``).
 
     view: the text's units. spans: its [start, end) sequences.
     span_starts: per span bool (end - start,), whether each unit starts a word.
@@ -20,7 +21,7 @@ def decode_words(view: CharacterView, spans: List[Tuple[int, int]], span_starts:
     n_units = len(view)
     if n_units == 0:
         return numpy.zeros((0, 2), dtype=numpy.int64)
-    starts_word = view.spaced.copy()
+    starts_word = view.spaced | view.alone
     for (start, end), starts in zip(spans, span_starts):
         starts_word[start:end] |= starts
         starts_word[start] = True

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, List, Optional, TypeVar
 
 from ..models.inference import check_precision
-from .unbroken_spans import DEFAULT_PATTERNS
+from .unbroken_spans import DEFAULT_PATTERNS, upgraded_patterns
 
 USER_DICTIONARY_MODES = ("force", "prefer")
 F = TypeVar("F", bound=Callable)
@@ -55,8 +55,10 @@ class SegmenterSettings:
     user_dictionary_bonus: the "prefer" bonus of a model without a lexicon,
         in logit units (nats) per decision.
     unbroken_patterns: regular expressions whose matches are never cut inside
-        (default: URLs, e-mail addresses, numbers with separators and units);
-        grapheme clusters are never cut either, whatever the patterns.
+        (default: URLs, e-mail addresses, "@" mentions, numbers with
+        separators and units, times and fractions; the defaults of earlier
+        releases are read as today's, see unbroken_spans.py); grapheme
+        clusters and runs of letters are never cut either, whatever the patterns.
     RAISES ValueError: for a value out of range (named in the message);
         TypeError: for an unknown setting.
     """
@@ -78,7 +80,7 @@ class SegmenterSettings:
     unbroken_patterns: List[str] = field(default_factory=lambda: list(DEFAULT_PATTERNS))
 
     def __post_init__(self):
-        self.unbroken_patterns = list(self.unbroken_patterns)
+        self.unbroken_patterns = upgraded_patterns(self.unbroken_patterns)
         if self.user_dictionary_mode not in USER_DICTIONARY_MODES:
             raise ValueError(
                 f"gd_segmenter needs user_dictionary_mode in {USER_DICTIONARY_MODES}, got '{self.user_dictionary_mode}'"

@@ -2,8 +2,9 @@
 
 - Grapheme clusters (``regex``'s ``\\X``: a letter with its combining marks,
   an emoji joined by zero-width joiners, a flag): never cut inside.
-- Pattern spans (URLs, e-mail addresses, numbers with their separators and
-  units; users can add patterns in the component's config): never cut
+- Pattern spans (URLs, e-mail addresses, "@" mentions, numbers with their
+  separators and units, times and fractions; users can add patterns in the
+  component's config): never cut
   inside; where they join their neighbours is the model's choice (CTB keeps
   "2009年" one word).
 """
@@ -13,14 +14,39 @@ import numpy
 import regex
 
 # Default patterns, tried in this order at each position (regex alternation).
+# Each reads a text in linear time: every repeat is possessive (``++``), and
+# the e-mail pattern starts only where a run of its characters starts, so a
+# long run with no "@" (hex, base64, DNA) is read once, not once per position.
 DEFAULT_PATTERNS = [
     # URLs with a scheme or starting with www., up to whitespace or CJK text/punctuation.
-    r"(?:https?|ftp)://[^\s\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]+|www\.[^\s\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]+",
+    r"(?:https?|ftp)://[^\s\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]++|www\.[^\s\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]++",
     # E-mail addresses.
+    r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]++@[A-Za-z0-9\-]++(?:\.[A-Za-z0-9\-]++)++",
+    # A mention: "@" stays with the name after it ("@张三").
+    r"@[^\s\p{P}\p{S}\p{C}]",
+    # Numbers with thousands separators, decimals, times (12:30), fractions and
+    # dates (3/4, 2009/10/01), signs, and ASCII units or a percent sign.
+    r"[+\-]?[0-9]++(?:[,.:/][0-9]++)*+(?:%|[A-Za-z]{1,3}\b)?",
+]
+# The defaults of spacy-cws 0.3 and earlier, which pipelines up to 0.4.1 carry
+# in their config. Their e-mail pattern takes quadratic time on a long run of
+# its characters with no "@": such a configuration is read as today's
+# defaults, and each of these patterns among other ones as its rewrite above.
+EARLIER_DEFAULT_PATTERNS = [
+    r"(?:https?|ftp)://[^\s\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]+|www\.[^\s\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]+",
     r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+",
-    # Numbers with thousands separators, decimals, signs and ASCII units or a percent sign.
     r"[+\-]?[0-9]+(?:[,.][0-9]+)*(?:%|[A-Za-z]{1,3}\b)?",
 ]
+_REWRITES = dict(zip(EARLIER_DEFAULT_PATTERNS, [DEFAULT_PATTERNS[0], DEFAULT_PATTERNS[1], DEFAULT_PATTERNS[3]]))
+
+
+def upgraded_patterns(patterns: Sequence[str]) -> List[str]:
+    """``patterns`` with the earlier defaults replaced by today's (see above)."""
+    if list(patterns) == EARLIER_DEFAULT_PATTERNS:
+        return list(DEFAULT_PATTERNS)
+    return [_REWRITES.get(pattern, pattern) for pattern in patterns]
+
+
 _CLUSTER = regex.compile(r"\X")
 
 

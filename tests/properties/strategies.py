@@ -20,3 +20,11 @@ WORD = st.text(
     alphabet=st.one_of(HAN, st.sampled_from(list("，。！０１２3aZ％😀"))), min_size=1, max_size=4
 )
 SENTENCE = st.lists(WORD, min_size=1, max_size=12)
+
+# Letters of many scripts, their combining marks and joiners, beside Han text,
+# digits, punctuation, whitespace and control characters.
+LETTERS = st.sampled_from(
+    list("aZéßıŁǅﬁΩαλДжԱաႠაאשابกขकखअ가힣가あんアンｱ") + ["\u0301", "\u0308", "\u0e31", "\u093f", "\u05b7", "\u064e"]
+)
+JOINERS = st.sampled_from(list("'’-‐·ー._ 　,，。0123456789\x1b\x00\t"))
+SCRIPT_TEXT = st.text(alphabet=st.one_of(HAN, LETTERS, LETTERS, JOINERS), max_size=120)

@@ -1,6 +1,7 @@
-import re
+import unicodedata
 
 import pytest
+import regex
 
 from spacy_cws.segmenter.character_view import LATIN_SYMBOL, NUMBER_SYMBOL, Normaliser
 
@@ -41,7 +42,8 @@ def test_width_folding_and_runs():
 def test_switches_off():
     text = "ＡＢ12"
     assert Normaliser(fold_width=False, collapse_runs=False)(text).symbols == "ＡＢ12"
-    assert Normaliser(fold_width=False)(text).symbols == "ＡＢ" + NUMBER_SYMBOL
+    # Full-width letters are Latin letters, a run even unfolded; full-width digits are not ASCII digits.
+    assert Normaliser(fold_width=False)(text).symbols == LATIN_SYMBOL + NUMBER_SYMBOL
     assert Normaliser(collapse_runs=False)(text).symbols == "AB12"
 
 
@@ -58,24 +60,83 @@ def test_unknown_opencc_config_is_a_clear_error():
         Normaliser(opencc="no-such-config")
 
 
-_REFERENCE_SCANNERS = {
-    True: re.compile(r"(?P<number>[0-9]+(?:[.·][0-9]+)*%?)|(?P<latin>[A-Za-z_.]+)|(?P<char>\S)"),
-    False: re.compile(r"(?P<char>\S)"),
+# The reference definition of runs, written independently of letter_runs.py's
+# single pattern: each character is classified on its own (unicodedata, and
+# regex's script property of one character), then runs are grown left to right.
+_SCRIPT_SYMBOLS = {
+    "Latin": "X", "Greek": "α", "Cyrillic": "а", "Armenian": "ա", "Georgian": "ა", "Hebrew": "א", "Arabic": "ا",
+    "Devanagari": "क", "Thai": "ก", "Hangul": "가", "Hiragana": "あ", "Katakana": "ア",
 }
 
 
+def _script(character):
+    """The script of a letter: a listed one, "other", or None for Han/Common/Inherited."""
+    for script in [*_SCRIPT_SYMBOLS, "Han", "Common", "Inherited"]:
+        if regex.fullmatch(rf"\p{{{script}}}", character):
+            return script if script in _SCRIPT_SYMBOLS else None
+    return "other"
+
+
+def _reference_runs(text):
+    """(start, end, symbol or None) of each run, leftmost first."""
+    runs, i, n = [], 0, len(text)
+    is_letter = lambda k, script: k < n and unicodedata.category(text[k]).startswith("L") and _script(text[k]) == script
+    while i < n:
+        c = text[i]
+        if c in "0123456789":
+            j = i + 1
+            while j < n and (text[j].isdigit() and text[j] in "0123456789" or text[j] in ".·" and j + 1 < n and text[j + 1] in "0123456789"):
+                j += 1
+            j += j < n and text[j] == "%"
+            runs.append((i, j, NUMBER_SYMBOL))
+        elif unicodedata.category(c).startswith("L") and _script(c) or c in "_.":
+            script = "Latin" if c in "_." else _script(c)
+            kana = script in ("Hiragana", "Katakana")
+            j = i + 1
+            while j < n:
+                d = text[j]
+                if is_letter(j, script) or script == "Latin" and d in "_." or unicodedata.category(d).startswith("M"):
+                    j += 1
+                elif kana and d in "\u30fc\uff70":
+                    j += 1
+                elif (d in "'\u2019-\u2010" or script == "Latin" and d == "·") and is_letter(j + 1, script):
+                    j += 1
+                else:
+                    break
+            runs.append((i, j, _SCRIPT_SYMBOLS.get(script)))
+        elif unicodedata.category(c) == "Cc" and not c.isspace():
+            j = i + 1
+            while j < n and unicodedata.category(text[j]) == "Cc" and not text[j].isspace():
+                j += 1
+            runs.append((i, j, None))
+        else:
+            i += 1
+            continue
+        i = j
+    return runs
+
+
 def _reference_view(normaliser, text):
-    """The definition the vectorised Normaliser must match: one regex scan."""
+    """The definition the vectorised Normaliser must match."""
     normalised = normaliser.normalise_characters(text)
-    matches = list(_REFERENCE_SCANNERS[normaliser.collapse_runs].finditer(normalised))
-    symbols = "".join(
-        {"number": NUMBER_SYMBOL, "latin": LATIN_SYMBOL}.get(m.lastgroup, m.group()) for m in matches
-    )
-    return symbols, [m.start() for m in matches], [m.end() for m in matches]
+    runs = {start: (end, symbol) for start, end, symbol in _reference_runs(normalised)} if normaliser.collapse_runs else {}
+    symbols, starts, ends, i = [], [], [], 0
+    while i < len(normalised):
+        if normalised[i].isspace():
+            i += 1
+            continue
+        end, symbol = runs.get(i, (i + 1, None))
+        symbols.append(symbol or normalised[i])
+        starts.append(i)
+        ends.append(end)
+        i = end
+    return "".join(symbols), starts, ends
 
 
 TRICKY = [
-    "", " ", "...", "a.b.c 1.2.3 ·5 5· 3%% %3 ｘ＿ｙ", "１２．５％的人", "\ud800孤立代理项", "\U0001F600\u3000\u3000末",
+    "", " ", "...", "Pokémon Müller Straße cafe\u0301 naïve Łódź İstanbul ﬁle", "Москва안녕하세요Ελλάδα",
+    "القاهرة ירושלים กรุงเทพ नमस्ते ひらがなカタカナーｱｲｰ Երևան თბილისი ㄅㄆㄇ", "state-of-the-art can't -a a- a--b Jean·Paul 乔治·w·布什",
+    "世\x1b\x00界\x7f", "Ⅱ卷 a\u0301\u0301b \u0301x", "a.b.c 1.2.3 ·5 5· 3%% %3 ｘ＿ｙ", "１２．５％的人", "\ud800孤立代理项", "\U0001F600\u3000\u3000末",
     "\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200a\u200b\u202f\u205f\ufeff字", "Ａ．Ｂ．Ｃ公司", "0.5.", "_",
 ]
 
