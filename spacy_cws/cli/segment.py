@@ -33,6 +33,7 @@ from spacy.tokens import Doc
 from spacy.util import minibatch
 from tqdm import tqdm
 
+from ..lexicon.sources import UserDictionaryWarning
 from ..segmenter.default_criterion import set_default_criterion
 from ..segmenter.user_dictionary_setup import add_user_dictionary
 from ..segmenter.char_pretokenizer import CharPretokenizer
@@ -40,7 +41,7 @@ from ..segmenter.component import Segmenter
 from ..segmenter.merge_words import SegmentedText
 from ..segmenter.segmenter_tokenizer import SegmenterTokenizer
 from . import app
-from .errors import fail
+from .errors import fail, warnings_on_stderr
 from .resume import complete_lines
 from .segment_processes import can_fork, segment_in_processes
 
@@ -176,7 +177,8 @@ def prepare_pipeline(
             fail(str(err))
     if user_dict is not None:
         try:
-            add_user_dictionary(nlp, user_dict, user_dict_mode.value)
+            with warnings_on_stderr(UserDictionaryWarning):
+                add_user_dictionary(nlp, user_dict, user_dict_mode.value)
         except (OSError, ValueError) as err:
             fail(str(err))
     return nlp
@@ -274,7 +276,10 @@ CRITERION_OPTION = typer.Option(
 )
 
 USER_DICT_OPTION = typer.Option(
-    None, "--user-dict", help="User dictionary, one 'word [freq] [POS]' a line (jieba/pkuseg format)."
+    None,
+    "--user-dict",
+    help="User dictionary (UTF-8), one 'word [freq] [POS]' a line, separated by spaces, or by tabs "
+    "when the line holds a tab (then a word may hold spaces: 'Color OS<TAB>5<TAB>nz').",
 )
 
 USER_DICT_MODE_OPTION = typer.Option(
