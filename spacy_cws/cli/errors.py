@@ -6,6 +6,7 @@ for, or mixed into, the output. Warnings (input read, but maybe not as meant)
 go to stderr too, one line each. Usage errors that typer finds (an unknown
 option, a missing argument) exit with code 2, as in every click program.
 """
+import shutil
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,6 +39,27 @@ def warnings_on_stderr(category: Type[Warning]) -> Iterator[None]:
         finally:
             for warning in caught:
                 warn(str(warning.message))
+
+
+def require_output_folder(path: Path) -> None:
+    """Fail unless ``path`` is a folder or missing (it is made when written)."""
+    if path.exists() and not path.is_dir():
+        fail(f"The output {path} is a file: pass a folder (it is created if missing).")
+
+
+@contextmanager
+def writing_folder(path: Path) -> Iterator[None]:
+    """Make the folder ``path`` if missing, for the block to write into. When
+    the block raises OSError (a full disk, no permission), fail naming the
+    folder, and remove it if it was made here, so nothing half-written is left."""
+    made = not path.exists()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        yield
+    except OSError as err:
+        if made:
+            shutil.rmtree(path, ignore_errors=True)
+        fail(f"Cannot write {path}: {err.strerror or err}")
 
 
 def require_file(path: Path, what: str) -> None:
