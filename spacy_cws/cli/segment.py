@@ -337,8 +337,10 @@ CRITERION_OPTION = typer.Option(
 USER_DICT_OPTION = typer.Option(
     None,
     "--user-dict",
-    help="User dictionary (UTF-8), one 'word [freq] [POS]' a line, separated by spaces, or by tabs "
-    "when the line holds a tab (then a word may hold spaces: 'Color OS<TAB>5<TAB>nz').",
+    # No square brackets: typer's rich help would take "[freq]" for markup and drop it.
+    help="User dictionary (UTF-8), one word a line, then optionally its frequency and its POS tag, "
+    "separated by spaces, or by tabs when the line holds a tab (then the word may hold spaces: "
+    "'Color OS<TAB>5<TAB>nz'). See README.",
 )
 
 USER_DICT_MODE_OPTION = typer.Option(
