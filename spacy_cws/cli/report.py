@@ -6,7 +6,7 @@ import typer
 
 from ..scoring.error_analysis import analyse_files
 from . import app
-from .errors import fail, require_file
+from .errors import fail, require_file, require_output_folder, writing_folder
 
 REPORT_PAGE = "index.html"
 
@@ -34,7 +34,7 @@ def report_cli(
         from ..scoring.report_plots import write_plots
         from ..scoring.report_html import render_report
     except ImportError:
-        fail('The report needs matplotlib: pip install -e ".[report]" (or pip install matplotlib).')
+        fail('The report needs matplotlib: pip install "spacy-cws[report]" (or pip install matplotlib).')
     for path, what in [(gold_file, "Gold file"), (train_words, "Training word list")] + [
         (path, "System file") for path in system_files
     ]:
@@ -44,13 +44,12 @@ def report_cli(
         fail(f"{len(names)} --name options for {len(system_files)} system files: give one name per system file.")
     if len(set(names)) != len(names):
         fail(f"System names must differ, got {', '.join(names)}: pass --name for each system file.")
-    if output.exists() and not output.is_dir():
-        fail(f"The output {output} is a file: pass a folder (it is created if missing).")
+    require_output_folder(output)
     try:
         analyses = analyse_files(gold_file, dict(zip(names, system_files)), train_words)
     except (FileNotFoundError, ValueError) as err:
         fail(str(err))
-    output.mkdir(parents=True, exist_ok=True)
-    plots = write_plots(analyses, output)
-    (output / REPORT_PAGE).write_text(render_report(analyses, plots, gold_file.name), encoding="utf-8")
+    with writing_folder(output):
+        plots = write_plots(analyses, output)
+        (output / REPORT_PAGE).write_text(render_report(analyses, plots, gold_file.name), encoding="utf-8")
     typer.echo(f"✔ Report written to {output / REPORT_PAGE}", err=True)

@@ -2,15 +2,20 @@
 
 Input lines end at ``\\n`` or ``\\r\\n`` only: ``str.splitlines`` would also
 split at a lone ``\\r``, U+2028, U+0085, U+001C etc., which can occur inside a
-sentence; like ``\\v`` and ``\\f``, they stay in the line as whitespace.
+sentence; like ``\\v`` and ``\\f``, they stay in the line as whitespace. A
+lone ``\\r`` is said once per input on stderr: a file with old Mac line ends
+(``\\r`` alone) would otherwise read silently as one line.
 A UTF-8 byte order mark at the start of a file is dropped: it marks the
 encoding, it is not text, and if kept it would be glued to the first word.
 
-Formats (one output line per input line, lines end with ``\\n``):
+Formats (one output line per input line, ending as its input line did:
+``\\r\\n`` after a line that ended with ``\\r\\n``, else ``\\n``, also after a
+last line without a line end):
 
 - ``text``: the line's words separated by one space; input whitespace is
   never a word, so an empty or whitespace-only line gives an empty line.
-- ``jsonl``: ``{"text": line, "words": [...], "offsets": [[start, end], ...]}``.
+- ``jsonl``: ``{"text": line, "words": [...], "offsets": [[start, end], ...]}``,
+  ``line`` the input line without its line end.
   ``words`` are the non-whitespace words only and ``line[start:end] == word``;
   what lies between them (and before the first, after the last) is the
   input's whitespace, so ``text`` is rebuilt exactly from words and offsets.
@@ -18,12 +23,13 @@ Formats (one output line per input line, lines end with ``\\n``):
 import json
 import os
 import sys
+from collections import deque
+from contextlib import contextmanager, suppress
 from concurrent.futures.process import BrokenProcessPool
 from enum import Enum
 from functools import partial
-from itertools import islice
 from pathlib import Path
-from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, Optional
+from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 import numpy
 import spacy
@@ -33,6 +39,7 @@ from spacy.tokens import Doc
 from spacy.util import minibatch
 from tqdm import tqdm
 
+from ..lexicon.sources import UserDictionaryWarning
 from ..segmenter.default_criterion import set_default_criterion
 from ..segmenter.user_dictionary_setup import add_user_dictionary
 from ..segmenter.char_pretokenizer import CharPretokenizer
@@ -40,8 +47,8 @@ from ..segmenter.component import Segmenter
 from ..segmenter.merge_words import SegmentedText
 from ..segmenter.segmenter_tokenizer import SegmenterTokenizer
 from . import app
-from .errors import fail
-from .resume import complete_lines
+from .errors import fail, warn, warnings_on_stderr
+from .resume import InputLine, ResumeError, check_resumable, cut_incomplete_line
 from .segment_processes import can_fork, segment_in_processes
 
 STDIN = "-"
@@ -72,20 +79,39 @@ class InputError(Exception):
     """An input that cannot be read or segmented; the message names the file (and line)."""
 
 
-def stream_input_lines(stream: BinaryIO, name: str, progress: Optional[tqdm], max_length: int) -> Iterator[str]:
-    """Yield the lines of a UTF-8 byte stream one at a time, without line ends: the segment
-    CLI's input, streamed with progress and checked against max_length.
+class OutputError(Exception):
+    """An output that cannot be written (a full disk, a file that takes no writes); the message names it."""
 
-    Lines end at b"\\n" or b"\\r\\n" (a lone b"\\r" is text); a BOM at the start is dropped.
+
+def split_line_end(raw: bytes) -> Tuple[bytes, str]:
+    """A raw line (as binary iteration gives it) without its line end, and the
+    line end its output gets: "\\r\\n" after b"\\r\\n", else "\\n" (also for a
+    last line without one)."""
+    if raw.endswith(b"\r\n"):
+        return raw[:-2], "\r\n"
+    return raw.removesuffix(b"\n"), "\n"
+
+
+def stream_input_lines(
+    stream: BinaryIO, name: str, progress: Optional[tqdm], max_length: int
+) -> Iterator[InputLine]:
+    """Yield the lines of a UTF-8 byte stream one at a time, each without its
+    line end and with the line end its output gets (split_line_end): the
+    segment CLI's input, streamed with progress and checked against max_length.
+
+    Lines end at b"\\n" or b"\\r\\n"; a lone b"\\r" is text, said once on stderr
+    (warn_lone_carriage_return). A BOM at the start is dropped.
     progress: updated with the bytes read (None: no progress).
-    max_length: the longest line allowed (the pipeline's ``nlp.max_length``).
+    max_length: the longest line allowed (``--max-line-chars``, by default the
+        pipeline's ``nlp.max_length``).
     RAISES InputError: naming ``name`` and the 1-based line number, if a line is
         not valid UTF-8 or is longer than max_length.
     """
+    warned = False
     for number, raw in enumerate(stream, start=1):  # binary iteration splits on b"\n" only
         if progress is not None:
             progress.update(len(raw))
-        body = raw.removesuffix(b"\n").removesuffix(b"\r") if raw.endswith(b"\n") else raw
+        body, end = split_line_end(raw)
         if number == 1 and body.startswith(BOM):
             body = body[len(BOM) :]
         try:
@@ -97,17 +123,31 @@ def stream_input_lines(stream: BinaryIO, name: str, progress: Optional[tqdm], ma
             ) from None
         if len(line) > max_length:
             raise InputError(
-                f"{name}, line {number}: {len(line):,} characters, more than the pipeline's "
-                f"max_length ({max_length:,}). Break the line into shorter lines."
+                f"{name}, line {number}: {len(line):,} characters, more than --max-line-chars "
+                f"({max_length:,}; by default the pipeline's max_length). Break the line into shorter "
+                "lines, or pass a larger --max-line-chars (memory grows with the longest line)."
             )
-        yield line
+        if not warned and "\r" in line:
+            warned = warn_lone_carriage_return(name, number)
+        yield InputLine(line, end)
+
+
+def warn_lone_carriage_return(name: str, number: int) -> bool:
+    """Say on stderr that a lone "\\r" stays inside its line. RETURNS True."""
+    warn(
+        f"{name}, line {number}: a carriage return (\\r) without \\n after it stays inside the line, as "
+        "whitespace: segment ends lines at \\n and \\r\\n only (later ones in this input are not named). "
+        "If the file has old Mac line ends (\\r alone), convert them first, e.g. with tr '\\r' '\\n'."
+    )
+    return True
 
 
 def jsonl_text(line: str, name: str, number: int) -> str:
     """The "text" string of a JSON-lines record.
 
     RAISES InputError naming the file and 1-based line when the line is not a
-        JSON object with a "text" string.
+        JSON object with a "text" string, or its text holds a lone surrogate
+        (a "\\ud83d" escape without its pair), which is no character.
     """
     try:
         text = json.loads(line)["text"]
@@ -115,22 +155,35 @@ def jsonl_text(line: str, name: str, number: int) -> str:
         text = None
     if not isinstance(text, str):
         raise InputError(f'{name}, line {number}: not a JSON object with a "text" string.')
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise InputError(
+            f'{name}, line {number}: the "text" holds the lone surrogate \\u{ord(text[err.start]):04x} '
+            f"(character {err.start + 1}), half of a UTF-16 pair and no character. Fix the line: "
+            "write the whole pair, or remove the escape."
+        ) from None
     return text
 
 
 def read_texts(
     stream: BinaryIO, name: str, progress: Optional[tqdm], max_length: int, input_format: LineFormat
-) -> Iterator[str]:
-    """The documents of one input, in order: its lines (stream_input_lines), or with
-    ``input_format`` jsonl the "text" field of each line's JSON object.
+) -> Iterator[InputLine]:
+    """The documents of one input, in order, each with its line end: its lines
+    (stream_input_lines), or with ``input_format`` jsonl the "text" field of
+    each line's JSON object.
     RAISES InputError as stream_input_lines and jsonl_text do."""
     lines = stream_input_lines(stream, name, progress, max_length)
     if input_format == LineFormat.text:
         return lines
-    return (jsonl_text(line, name, number) for number, line in enumerate(lines, start=1))
+    return (
+        InputLine(jsonl_text(line.text, name, number), line.end) for number, line in enumerate(lines, start=1)
+    )
 
 
-def read_inputs(inputs: List[str], progress: tqdm, max_length: int, input_format: LineFormat) -> Iterator[str]:
+def read_inputs(
+    inputs: List[str], progress: tqdm, max_length: int, input_format: LineFormat
+) -> Iterator[InputLine]:
     """Yield the documents of all inputs in order; ``-`` is standard input."""
     for name in inputs:
         if name == STDIN:
@@ -165,10 +218,17 @@ def load_pipeline(model: str) -> Language:
 
 
 def prepare_pipeline(
-    model: str, criterion: Optional[str], user_dict: Optional[Path], user_dict_mode: UserDictionaryMode
+    model: str,
+    criterion: Optional[str],
+    user_dict: Optional[Path],
+    user_dict_mode: UserDictionaryMode,
+    max_length: Optional[int] = None,
 ) -> Language:
-    """The pipeline with its default criterion and user dictionary set; fail on bad options."""
+    """The pipeline with its default criterion, user dictionary and (unless
+    None) ``nlp.max_length`` set; fail on bad options."""
     nlp = load_pipeline(model)
+    if max_length is not None:
+        nlp.max_length = max_length
     if criterion is not None:
         try:
             set_default_criterion(nlp, criterion)
@@ -176,7 +236,8 @@ def prepare_pipeline(
             fail(str(err))
     if user_dict is not None:
         try:
-            add_user_dictionary(nlp, user_dict, user_dict_mode.value)
+            with warnings_on_stderr(UserDictionaryWarning):
+                add_user_dictionary(nlp, user_dict, user_dict_mode.value)
         except (OSError, ValueError) as err:
             fail(str(err))
     return nlp
@@ -233,9 +294,9 @@ def offset_blocks(words: numpy.ndarray) -> Iterator[List[List[int]]]:
 
 
 def format_text(segmented: SegmentedText) -> str:
-    """The words separated by one space, as one output line."""
+    """The words separated by one space, as one output line (without its line end)."""
     text, words = segmented
-    return " ".join(" ".join([text[start:end] for start, end in block]) for block in offset_blocks(words)) + "\n"
+    return " ".join(" ".join([text[start:end] for start, end in block]) for block in offset_blocks(words))
 
 
 def json_items(arrays: Iterable[list]) -> str:
@@ -246,8 +307,8 @@ def json_items(arrays: Iterable[list]) -> str:
 
 def format_jsonl(segmented: SegmentedText) -> str:
     """The text, its words and their [start, end) character offsets, as one JSON
-    line: json.dumps of {"text", "words", "offsets"}, written a block of words
-    at a time."""
+    line (without its line end): json.dumps of {"text", "words", "offsets"},
+    written a block of words at a time."""
     text, words = segmented
     word_items = json_items([text[start:end] for start, end in block] for block in offset_blocks(words))
     line = (
@@ -259,7 +320,7 @@ def format_jsonl(segmented: SegmentedText) -> str:
     # JSON-lines readers take for line ends: escaped, every reader finds one record a line.
     for separator in "\x85\u2028\u2029":
         line = line.replace(separator, f"\\u{ord(separator):04x}")
-    return line + "\n"
+    return line
 
 
 FORMATTERS: Dict[LineFormat, Callable[[SegmentedText], str]] = {
@@ -274,7 +335,12 @@ CRITERION_OPTION = typer.Option(
 )
 
 USER_DICT_OPTION = typer.Option(
-    None, "--user-dict", help="User dictionary, one 'word [freq] [POS]' a line (jieba/pkuseg format)."
+    None,
+    "--user-dict",
+    # No square brackets: typer's rich help would take "[freq]" for markup and drop it.
+    help="User dictionary (UTF-8), one word a line, then optionally its frequency and its POS tag, "
+    "separated by spaces, or by tabs when the line holds a tab (then the word may hold spaces: "
+    "'Color OS<TAB>5<TAB>nz'). See README.",
 )
 
 USER_DICT_MODE_OPTION = typer.Option(
@@ -313,6 +379,14 @@ def segment_cli(
     address: Optional[str] = typer.Option(
         None, "--address", help="Ray cluster to join (e.g. auto, ray://head:10001); default: start a local one."
     ),
+    max_line_chars: Optional[int] = typer.Option(
+        None,
+        "--max-line-chars",
+        min=1,
+        help="Longest line accepted, in characters; a longer line stops the run. Default: the pipeline's "
+        "max_length (1,000,000 for the shipped pipelines). Memory grows with the longest line.",
+        show_default=False,
+    ),
 ):
     """Segment text into words, one output line per input line.
 
@@ -323,7 +397,13 @@ def segment_cli(
     lines with the ray engine) is drawn on stderr when stderr is a terminal.
     With --resume an interrupted run's output file keeps its complete lines
     and the run continues after them: the result is byte-identical to an
-    uninterrupted run.
+    uninterrupted run. The output's lines are checked first: each must be the
+    output of its input line in the --format given.
+
+    Lines end at \\n or \\r\\n, and each output line ends as its input line
+    did. A lone \\r stays inside its line (as whitespace) and is warned about.
+    A line that cannot be read (not UTF-8, too long, bad JSON) stops the run
+    with a message naming it; the lines before it are written.
     """
     inputs = files or [STDIN]
     for name in inputs:
@@ -338,39 +418,31 @@ def segment_cli(
         fail("--engine ray reads files (not standard input) and cannot --resume: use --engine local.")
     if address is not None and engine != Engine.ray:
         fail("--address is a Ray cluster's: pass --engine ray with it.")
-    load = partial(prepare_pipeline, model, criterion, user_dict, user_dict_mode)
+    load = partial(prepare_pipeline, model, criterion, user_dict, user_dict_mode, max_line_chars)
     nlp = load()
-    done = 0
-    if resume:
-        try:
-            done = complete_lines(output)
-        except OSError as err:
-            fail(f"Cannot resume from {output}: {err.strerror}")
     formatter = FORMATTERS[output_format]
-    if output is None:
-        sink = sys.stdout.buffer
-    else:
-        try:
-            output.parent.mkdir(parents=True, exist_ok=True)
-            sink = open(output, "ab" if resume else "wb")
-        except OSError as err:
-            fail(f"Cannot write the output file {output}: {err.strerror}")
     show_progress = stderr_is_terminal()
     progress = tqdm(
         total=None if STDIN in inputs else sum(Path(name).stat().st_size for name in inputs),
         unit="B", unit_scale=True, desc="segment", disable=not show_progress or engine == Engine.ray,
     )
+    stopped: List[InputError] = []
     try:
         if engine == Engine.ray:
             lines = ray_lines(inputs, load, formatter, nlp.max_length, batch_size, n_process, address, input_format, show_progress)
         else:
-            texts = islice(read_inputs(inputs, progress, nlp.max_length, input_format), done, None)
-            lines = map(formatter, segment_lines(nlp, texts, batch_size, n_process))
-        for line in lines:
-            sink.write(line.encode("utf-8"))
-        sink.flush()
+            records = read_inputs(inputs, progress, nlp.max_length, input_format)
+            if resume:
+                skip_resumed_lines(output, records, output_format)
+            lines = local_lines(nlp, until_input_error(records, stopped), formatter, batch_size, n_process)
+        with open_output(output, append=resume) as sink:
+            write_lines(sink, lines, "standard output" if output is None else f"the output file {output}")
     except InputError as err:
         fail(str(err))
+    except OutputError as err:
+        if output is None:
+            quiet_stdout()
+        fail(f"{err}" + ("" if output is None else " Its complete lines are kept: once it can be written, continue with --resume."))
     except BrokenProcessPool:
         fail(
             f"A worker process of --n-process {n_process} ended without finishing its batch (killed, "
@@ -378,15 +450,111 @@ def segment_cli(
             "holds complete lines: continue with --resume."
         )
     except BrokenPipeError:
-        # The reader stopped early (e.g. `| head`): exit quietly, and point stdout at
-        # devnull so that the interpreter's final flush raises no second error.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # The reader stopped early (e.g. `| head`): exit quietly.
+        quiet_stdout()
         raise typer.Exit(1)
     finally:
         progress.close()
-        if output is not None:
-            sink.close()
+    if stopped:
+        kept = "" if output is None else f" to {output}: fix the line, then continue with --resume"
+        fail(f"{stopped[0]} The lines before it are written{kept}.")
 
+
+def skip_resumed_lines(output: Path, records: Iterator[InputLine], output_format: LineFormat) -> None:
+    """Take from ``records`` the lines an interrupted run's ``output`` already
+    holds, checking each (check_resumable), then cut the line it left
+    incomplete. Fail, leaving ``output`` as it is, when it is not a prefix of
+    this input's output in ``output_format``.
+    RAISES InputError as the reader does for the lines checked."""
+    try:
+        check_resumable(output, records, output_format.value)
+        if output.exists():
+            cut_incomplete_line(output)
+    except ResumeError as err:
+        fail(str(err))
+    except OSError as err:
+        fail(f"Cannot resume from {output}: {err.strerror}")
+
+
+def until_input_error(records: Iterator[InputLine], stopped: List[InputError]) -> Iterator[InputLine]:
+    """The records up to the first that cannot be read, whose InputError is
+    appended to ``stopped``: the lines before a bad line are still segmented
+    and written, and the run can continue after it with --resume."""
+    try:
+        yield from records
+    except InputError as err:
+        stopped.append(err)
+
+
+def local_lines(
+    nlp: Language, records: Iterable[InputLine], formatter: Callable[[SegmentedText], str], batch_size: int, n_process: int
+) -> Iterator[str]:
+    """Per record, in order, its output line with its line end (segment_lines on
+    the texts; each line end waits in a queue for its text's words)."""
+    ends = deque()
+
+    def texts() -> Iterator[str]:
+        for text, end in records:
+            ends.append(end)
+            yield text
+
+    for segmented in segment_lines(nlp, texts(), batch_size, n_process):
+        yield formatter(segmented) + ends.popleft()
+
+
+@contextmanager
+def open_output(output: Optional[Path], append: bool) -> Iterator[BinaryIO]:
+    """The sink to write to: standard output, or the file ``output`` (its
+    folder made; appended to if ``append``, else emptied), closed at the end.
+
+    RAISES OutputError naming ``output`` when it cannot be opened or closed
+        (a close flushes the last bytes, e.g. onto a full disk).
+    """
+    if output is None:
+        yield sys.stdout.buffer
+        return
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        sink = open(output, "ab" if append else "wb")
+    except OSError as err:
+        raise OutputError(f"Cannot write the output file {output}: {err.strerror}.") from None
+    try:
+        yield sink
+    except BaseException:
+        with suppress(OSError):  # the buffer's bytes fail again where a write failed
+            sink.close()
+        raise
+    with writing(f"the output file {output}"):
+        sink.close()
+
+
+@contextmanager
+def writing(name: str) -> Iterator[None]:
+    """Turn an error writing to ``name`` (a full disk, a file that takes no
+    writes) into OutputError naming it; a closed pipe stays BrokenPipeError."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise OutputError(f"Cannot write {name}: {err.strerror}.") from None
+
+
+def write_lines(sink: BinaryIO, lines: Iterable[str], name: str) -> None:
+    """Write the lines (UTF-8) to ``sink`` and flush it.
+    RAISES OutputError naming ``name`` when a write fails; BrokenPipeError
+        when the reader of a pipe stopped."""
+    for line in lines:
+        with writing(name):
+            sink.write(line.encode("utf-8"))
+    with writing(name):
+        sink.flush()
+
+
+def quiet_stdout() -> None:
+    """Point stdout at devnull, so that the interpreter's final flush of a
+    stdout that failed (a closed pipe, a full disk) raises no second error."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 def ray_lines(inputs, load, formatter, max_length, batch_size, actors, address, input_format, show_progress) -> Iterator[str]:
     """The output lines by the ray engine (spacy_cws.distributed.ray_engine);

@@ -7,7 +7,7 @@ from wasabi import msg
 
 from ..segmenter.segmenter_tokenizer import segmenter_as_tokenizer
 from . import app
-from .errors import fail
+from .errors import fail, require_output_folder, writing_folder
 
 
 @app.command("to-tokenizer")
@@ -20,10 +20,12 @@ def to_tokenizer_cli(
 
     Save a copy of PIPELINE whose tokenizer runs its trained segmenter and
     builds each Doc from words directly (no character Doc, no retokenizer)."""
+    require_output_folder(output)
     try:
         nlp = spacy.load(pipeline)
         converted = segmenter_as_tokenizer(nlp, component)
     except (OSError, ValueError) as err:
         fail(str(err))
-    converted.to_disk(output)
+    with writing_folder(output):
+        converted.to_disk(output)
     msg.good(f"Saved {output}: tokenizer = {component} of {pipeline}; components: {converted.pipe_names}")

@@ -82,7 +82,8 @@ def convert_corpus(
         SIGHAN scorer needs for its OOV measures.
     vocab: vocab for the Docs; a new empty one by default.
 
-    Raises ValueError for a bad ``fmt``, ``criterion`` or ``dev_fraction``,
+    Raises ValueError for a bad ``fmt``, ``criterion`` or ``dev_fraction``
+    or an input without a sentence (empty, or blank lines only),
     FileNotFoundError for a missing input, and CorpusFormatError (a
     ValueError) for an unreadable input line, all before anything is written.
     """
@@ -95,6 +96,8 @@ def convert_corpus(
     # Read everything first: the dev split needs the sentence count, and the
     # word lists are small next to the DocBins built from them.
     sentences = list(read_segmented(input_path, fmt, stats))
+    if not sentences:
+        raise ValueError(f"{input_path} holds no sentence ({stats.lines} line(s), none with a word): nothing to convert")
     n_dev = dev_size(len(sentences), dev_fraction) if dev_output is not None else 0
     n_train = len(sentences) - n_dev
     parts = [(Path(output_path), sentences[:n_train])]

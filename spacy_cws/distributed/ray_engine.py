@@ -29,7 +29,7 @@ class PipelineActor:
 
     load: builds the pipeline (run once, in the actor's process).
     segment: (nlp, texts, batch_size) -> per text its SegmentedText.
-    format_line: a SegmentedText -> its output line (str, ``\\n``-ended).
+    format_line: a SegmentedText -> its output line (str, without its line end).
     """
 
     def __init__(self, load: Callable, segment: Callable, format_line: Callable, batch_size: int):
@@ -40,16 +40,17 @@ class PipelineActor:
 
     def __call__(self, batch: Dict[str, numpy.ndarray]) -> Dict[str, List[str]]:
         segmented = self.segment(self.nlp, list(batch["text"]), self.batch_size)
-        return {"line": [self.format_line(line) for line in segmented]}
+        return {"line": [self.format_line(line) + end for line, end in zip(segmented, batch["end"])]}
 
 
 def file_texts(row: Dict, read_texts: Callable, max_length: int) -> Iterator[Dict[str, str]]:
-    """The documents of one input file (a row of ``read_binary_files``), in order.
+    """The documents of one input file (a row of ``read_binary_files``), in
+    order, each with the line end its output line gets.
 
-    read_texts: the local engine's reader, (stream, name, progress, max_length) -> texts.
+    read_texts: the local engine's reader, (stream, name, progress, max_length) -> (text, end) pairs.
     RAISES the reader's InputError for bad input, naming the file and line."""
-    for text in read_texts(io.BytesIO(row["bytes"]), row["path"], None, max_length):
-        yield {"text": text}
+    for text, end in read_texts(io.BytesIO(row["bytes"]), row["path"], None, max_length):
+        yield {"text": text, "end": end}
 
 
 def segment_with_ray(

@@ -74,3 +74,10 @@ def coarse_tag(tag: Optional[str]) -> int:
     else:
         coarse = _CTB.get(tag)
     return _INDEX[coarse] if coarse else UNKNOWN_TAG
+
+
+def is_known_tag(tag: str) -> bool:
+    """Whether ``tag`` is a CTB or ICTCLAS tag (or ICTCLAS sub-tag, e.g. "ul"):
+    one coarse_tag maps to a class, at most 4 letters long (ICTCLAS's
+    longest, "nrfg"), so that "OS" or "York" are not taken for tags."""
+    return len(tag) <= 4 and coarse_tag(tag) != UNKNOWN_TAG

@@ -1,44 +1,116 @@
 """Where lexicons come from: a corpus's own words, jieba's bundled dictionary,
 and user-dictionary files in the jieba/pkuseg format."""
 import re
+import warnings
 from collections import Counter
 from pathlib import Path
-from typing import Dict, Iterable, Union
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc
 
 from .lexicon import Lexicon
+from .pos_tags import is_known_tag
 
 JIEBA = "jieba"
-# jieba's own user-dictionary line rule (jieba/__init__.py, re_userdict): a word
-# (which may contain spaces), then optionally a frequency, then optionally a POS.
-_USER_DICT_LINE = re.compile(r"^(.+?)( [0-9]+)?( [a-zA-Z]+)?$")
+_FREQUENCY = re.compile(r"[0-9]+")
+# Lines with a problem warned about one by one; the rest are counted in one warning.
+MAX_LINE_WARNINGS = 10
+FORMAT = (
+    "the format is 'word [freq] [POS]' separated by spaces, or by tabs when the word holds spaces "
+    "('Color OS<TAB>5<TAB>nz', 'Color OS<TAB>' for the word alone)"
+)
+
+
+class UserDictionaryWarning(UserWarning):
+    """A user dictionary line read one way that may have meant another (a
+    word with spaces without tabs), or with fields left over."""
 
 
 def read_user_dictionary(path: Union[str, Path]) -> Lexicon:
-    """Read a dictionary in the jieba/pkuseg user format: one ``word [freq] [POS]``
-    a line (jieba's rule, so a word may contain spaces; a tab also separates the
-    fields, as pkuseg writes them). Blank lines and a UTF-8 BOM are skipped.
+    """Read a dictionary in the jieba/pkuseg user format, one entry a line (see
+    parse_user_dictionary_line): ``word [freq] [POS]`` separated by spaces, or
+    by tabs when the line holds a tab (so that a word may contain spaces:
+    ``Color OS\t5\tnz``). Blank lines and a UTF-8 BOM are skipped. A line
+    with fields left over, or a space-separated POS that is no tag of the
+    ICTCLAS (jieba) or CTB sets (``Color OS`` reads as the word ``Color``
+    with POS ``OS``), gives a UserDictionaryWarning naming the file and line
+    (the first MAX_LINE_WARNINGS lines, then one warning counting the rest).
 
-    RAISES FileNotFoundError: naming a missing file; ValueError: naming the
-        file and line of bytes that are not UTF-8.
+    RAISES FileNotFoundError: naming a missing file; IsADirectoryError: for a
+        folder; ValueError: naming the file and line of bytes that are not
+        UTF-8, or of a line with no word before its first tab.
     """
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"Lexicon file is a folder, not a file: {path}")
     if not path.is_file():
-        raise FileNotFoundError(f"Lexicon file not found: {path} (give a file in the jieba format 'word [freq] [POS]')")
-    lexicon = Lexicon()
+        raise FileNotFoundError(f"Lexicon file not found: {path}")
+    lexicon, problems = Lexicon(), []
+    for line_no, line in _dictionary_lines(path):
+        try:
+            word, frequency, pos, problem = parse_user_dictionary_line(line)
+        except ValueError as err:
+            raise ValueError(f"{path}:{line_no}: {err}") from None
+        if problem:
+            problems.append(f"{path}:{line_no}: {problem}")
+        lexicon.add(word, frequency, pos)
+    _warn_about_lines(problems, path)
+    return lexicon
+
+
+def parse_user_dictionary_line(line: str) -> Tuple[str, Optional[int], Optional[str], Optional[str]]:
+    """Read one user dictionary line (no line end): RETURNS (word, frequency,
+    POS, problem), None where absent; ``problem`` says why the line may not
+    mean what it is read as.
+
+    The rule: the line's fields are separated by tabs if it holds a tab (the
+    word may then contain spaces), else by spaces (runs of whitespace). The
+    first field is the word; the next, if all digits, its frequency; the next
+    its POS. Fields left over are ignored (a problem), and so is an empty
+    field between tabs. A space-separated POS that is no tag of the ICTCLAS or
+    CTB sets is a problem: the line may be a word with spaces.
+    RAISES ValueError: when the line has no word before its first tab.
+    """
+    tabbed = "\t" in line
+    fields = [field.strip() for field in line.split("\t")] if tabbed else line.split()
+    word, rest = fields[0], [field for field in fields[1:] if field]
+    if not word:
+        raise ValueError(f"no word before the first tab ({FORMAT})")
+    frequency = int(rest.pop(0)) if rest and _FREQUENCY.fullmatch(rest[0]) else None
+    pos = rest.pop(0) if rest else None
+    problems = []
+    if rest:
+        problems.append(f"{' '.join(rest)!r} left over")
+    if pos is not None and not tabbed and not is_known_tag(pos):
+        problems.append(f"{pos!r} is no POS tag of the ICTCLAS (jieba) or CTB sets")
+    if not problems:
+        return word, frequency, pos, None
+    known = [f"frequency {frequency}"] * (frequency is not None) + [f"POS {pos!r}"] * (pos is not None)
+    reading = f"the word {word!r}" + (f" with {' and '.join(known)}" if known else "")
+    return word, frequency, pos, f"read as {reading}; {' and '.join(problems)}: {FORMAT}"
+
+
+def _dictionary_lines(path: Path) -> Iterator[Tuple[int, str]]:
+    """(1-based line number, line without its line end) of each non-blank line, BOM dropped.
+    RAISES ValueError naming the file and line of bytes that are not UTF-8."""
     with path.open("rb") as handle:
         for line_no, raw in enumerate(handle, start=1):
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as err:
                 raise ValueError(f"{path}:{line_no}: not UTF-8 ({err.reason}); convert the file to UTF-8") from err
-            line = line.lstrip("\ufeff").rstrip("\r\n").replace("\t", " ").strip()
-            if not line:
-                continue
-            word, frequency, pos = _USER_DICT_LINE.match(line).groups()
-            lexicon.add(word.strip(), int(frequency) if frequency else None, pos.strip() if pos else None)
-    return lexicon
+            line = line.lstrip("\ufeff").rstrip("\r\n")
+            if line.strip():
+                yield line_no, line
+
+
+def _warn_about_lines(problems: List[str], path: Path) -> None:
+    """A UserDictionaryWarning for each of the first MAX_LINE_WARNINGS problems, one for the rest."""
+    for problem in problems[:MAX_LINE_WARNINGS]:
+        warnings.warn(problem, UserDictionaryWarning, stacklevel=3)
+    if len(problems) > MAX_LINE_WARNINGS:
+        more = len(problems) - MAX_LINE_WARNINGS
+        warnings.warn(f"{path}: {more} more line(s) read with such problems", UserDictionaryWarning, stacklevel=3)
 
 
 def jieba_lexicon() -> Lexicon:
@@ -85,16 +157,20 @@ def tagged_corpus_lexicon(path: Union[str, Path]) -> Lexicon:
 
 def write_user_dictionary(lexicon: Lexicon, path: Union[str, Path]) -> None:
     """Write a lexicon in the jieba/pkuseg user format (``word [freq] [POS]``
-    a line), which read_user_dictionary reads back.
+    a line; separated by tabs, with a tab after a lone word, when the word
+    holds whitespace), which read_user_dictionary reads back.
 
-    RAISES ValueError: for a word with a line break or ending in what would
-        read as a frequency or tag (a space then digits or letters).
+    RAISES ValueError: for a word with a tab or line break, or with
+        whitespace at its start or end.
     """
     lines = []
     for word, entry in lexicon.items():
         fields = [word] + [str(value) for value in (entry.frequency, entry.pos) if value is not None]
-        line = " ".join(fields)
-        if "\n" in word or "\r" in word or _USER_DICT_LINE.match(line).group(1) != word:
+        tabbed = any(character.isspace() for character in word)
+        line = "\t".join(fields + [""] * (len(fields) == 1)) if tabbed else " ".join(fields)
+        if "\t" in word or "\n" in word or "\r" in word or parse_user_dictionary_line(line)[:3] != (
+            word, entry.frequency, entry.pos
+        ):
             raise ValueError(f"The word {word!r} cannot be written in the user-dictionary format")
         lines.append(line + "\n")
     Path(path).write_text("".join(lines), encoding="utf-8")

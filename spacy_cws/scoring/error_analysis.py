@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-from .line_alignment import check_line_alignment
-from .sighan import SighanScore, align_words, read_dictionary, read_byte_lines, score_lines
+from .line_alignment import check_line_alignment, check_word_list
+from .sighan import SighanScore, align_words, dictionary_of, read_byte_lines, score_lines
 
 PathLike = Union[str, Path]
 
@@ -91,11 +91,13 @@ def analyse_files(
 
     RAISES FileNotFoundError naming a missing file; CorpusFormatError and
         LineMismatchError (ValueErrors) naming the file and line when a system
-        file is not UTF-8 or not line-aligned with the gold file; ValueError
-        when there is nothing to score.
+        file is not UTF-8 or not line-aligned with the gold file, or the word
+        list is not UTF-8 or empty (check_word_list); ValueError when there is
+        nothing to score.
     """
-    gold = read_byte_lines(gold_path)
-    dictionary = read_dictionary(train_words_path)
+    gold, words = read_byte_lines(gold_path), read_byte_lines(train_words_path)
+    check_word_list(words, train_words_path)
+    dictionary = dictionary_of(words)
     analyses = []
     for name, path in system_paths.items():
         system = read_byte_lines(path)

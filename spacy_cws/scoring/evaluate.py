@@ -17,7 +17,10 @@ from spacy.training import Example
 
 from ..corpora.test_files import TEST_GOLD, TEST_INPUT, list_text_lines
 from ..segmenter.default_criterion import inference_precision_of
-from .sighan import score_files
+from .line_alignment import check_line_alignment, check_word_list
+from .sighan import read_byte_lines, score_files
+
+TEST_FILES = (TEST_INPUT, TEST_GOLD, "train_words.txt", "test.spacy")
 
 
 def segment(nlp: Language, texts: Iterable[str], batch_size: int) -> List[Doc]:
@@ -30,6 +33,27 @@ def system_line(doc: Doc) -> str:
     return " ".join(token.text for token in doc if not token.is_space)
 
 
+def check_test_files(corpus_dir: Path) -> None:
+    """Check a prepared corpus before its test set is segmented: its files
+    are there, the gold has one line per test input line (as ``score``
+    checks a system file, without comparing characters: the official MSR
+    and AS gold files differ from their input on a few lines) and the
+    training word list is UTF-8 and not empty (as ``score`` checks it).
+
+    RAISES FileNotFoundError: naming a missing file of corpus_dir;
+        LineMismatchError: when the gold and input line counts differ (e.g. a
+        truncated gold file); CorpusFormatError: for a gold, input or word
+        list line that is not UTF-8; ValueError: for an empty word list.
+    """
+    for name in TEST_FILES:
+        if not (corpus_dir / name).is_file():
+            raise FileNotFoundError(f"{corpus_dir / name} is missing: run the prepare command first")
+    gold, test_input = corpus_dir / TEST_GOLD, corpus_dir / TEST_INPUT
+    check_line_alignment(read_byte_lines(gold), read_byte_lines(test_input), gold, test_input, same_characters=False)
+    words = corpus_dir / "train_words.txt"
+    check_word_list(read_byte_lines(words), words)
+
+
 def evaluate_corpus(nlp: Language, corpus_dir: Path, system_output: Path, batch_size: int = 256) -> Dict:
     """Segment the test set and score it.
 
@@ -39,12 +63,11 @@ def evaluate_corpus(nlp: Language, corpus_dir: Path, system_output: Path, batch_
     RETURNS: {"official": SIGHAN measures (fractions) and word counts,
               "spacy": token_acc/p/r/f, "speed": characters, seconds, chars_per_second, batch_size,
         precision (the segmenter's, "auto" resolved; None without one)}.
-    RAISES FileNotFoundError: naming a missing file of corpus_dir.
+    RAISES FileNotFoundError, LineMismatchError, CorpusFormatError and
+        ValueError as check_test_files does.
     """
     corpus_dir = Path(corpus_dir)
-    for name in (TEST_INPUT, TEST_GOLD, "train_words.txt", "test.spacy"):
-        if not (corpus_dir / name).is_file():
-            raise FileNotFoundError(f"{corpus_dir / name} is missing: run the prepare command first")
+    check_test_files(corpus_dir)
     lines = list_text_lines(corpus_dir / TEST_INPUT)
     start = time.perf_counter()
     docs = segment(nlp, lines, batch_size)

@@ -8,13 +8,13 @@ from typing import Dict, List, Sequence
 
 from .error_analysis import ERROR_KINDS, SystemAnalysis
 
-try:
-    import matplotlib
+# Imported here, not on first use: without matplotlib, importing this module
+# raises ImportError, which the report command turns into how to install it
+# before it writes anything.
+import matplotlib
 
-    matplotlib.use("Agg")  # files only, no display
-    from matplotlib import pyplot
-except ImportError:  # the CLI says how to install the extra
-    pyplot = None
+matplotlib.use("Agg")  # files only, no display
+from matplotlib import pyplot  # noqa: E402
 
 DPI = 80
 FIGURE_SIZE = (7, 3.6)  # inches
@@ -24,10 +24,7 @@ def write_plots(analyses: List[SystemAnalysis], folder: Path) -> Dict[str, str]:
     """Write the report's PNGs into ``folder``.
 
     RETURNS plot title -> file name (relative to ``folder``), in report order.
-    RAISES ImportError when matplotlib is not installed.
     """
-    if pyplot is None:
-        raise ImportError("matplotlib is not installed")
     names = [analysis.name for analysis in analyses]
     buckets = list(analyses[0].buckets)
     lengths = list(analyses[0].word_length_recall)

@@ -61,7 +61,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterator, Optional, Sequence, Union
 
-from .line_alignment import check_line_alignment
+from .line_alignment import check_line_alignment, check_word_list
 
 PathLike = Union[str, Path]
 
@@ -102,7 +102,12 @@ class SighanScore:
 
 def read_dictionary(path: PathLike) -> set[bytes]:
     """Read a training word list the way the Perl script does (see module doc)."""
-    return {line[:-1].strip() for line in read_byte_lines(path)}
+    return dictionary_of(read_byte_lines(path))
+
+
+def dictionary_of(lines: Sequence[bytes]) -> set[bytes]:
+    """The words of a training word list's lines (bytes, each with its line end), as Perl reads them."""
+    return {line[:-1].strip() for line in lines}
 
 
 def score_files(
@@ -112,15 +117,21 @@ def score_files(
     a line, words separated by whitespace), with the training word list
     deciding which gold words are out of vocabulary.
 
-    perl_compat: pair the lines as the Perl script does (see score_lines).
+    perl_compat: pair the lines as the Perl script does (see score_lines)
+        and read the word list whatever it holds.
     RAISES FileNotFoundError naming a missing file; CorpusFormatError and
-        LineMismatchError as score_lines does, naming the file; ValueError
-        when there is nothing to score.
+        LineMismatchError as score_lines does, naming the file; unless
+        perl_compat, CorpusFormatError and ValueError for a word list that is
+        not UTF-8 or holds no word (check_word_list); ValueError when there
+        is nothing to score.
     """
     gold, system = read_byte_lines(gold_path), read_byte_lines(system_path)
     if not perl_compat:
         check_line_alignment(gold, system, gold_path, system_path)
-    return score_lines(gold, system, read_dictionary(train_words_path), perl_compat=True)
+    words = read_byte_lines(train_words_path)
+    if not perl_compat:
+        check_word_list(words, train_words_path)
+    return score_lines(gold, system, dictionary_of(words), perl_compat=True)
 
 
 def score_lines(
@@ -155,14 +166,17 @@ def read_byte_lines(path: PathLike) -> list[bytes]:
     """The file's lines as raw bytes, each with its newline (like Perl's <FH>): what the
     official scorer compares, undecoded.
 
+    path: a file, or anything that opens as one (a pipe such as /dev/fd/63, /dev/stdin).
     RAISES FileNotFoundError when ``path`` is missing or a folder.
     """
     path = Path(path)
-    if not path.is_file():
-        problem = "is a folder, not a file" if path.is_dir() else "not found"
-        raise FileNotFoundError(f"SIGHAN scorer: {path} {problem}")
-    with path.open("rb") as f:
-        return f.readlines()
+    if path.is_dir():
+        raise FileNotFoundError(f"SIGHAN scorer: {path} is a folder, not a file")
+    try:
+        with path.open("rb") as f:
+            return f.readlines()
+    except FileNotFoundError:
+        raise FileNotFoundError(f"SIGHAN scorer: {path} not found") from None
 
 
 def _split(line: bytes) -> list[bytes]:

@@ -42,8 +42,18 @@ class UserDictionary:
         return len(self._words)
 
     def add(self, words: Iterable[str]) -> None:
-        """Add words (a word already there is kept once)."""
+        """Add words (a word already there is kept once).
+
+        RAISES TypeError: naming an item that is not a str (e.g. 123);
+            ValueError: for an empty or whitespace-only word.
+        """
         words = [words] if isinstance(words, str) else list(words)
+        not_text = [word for word in words if not isinstance(word, str)]
+        if not_text:
+            raise TypeError(
+                f"A user dictionary word must be a str, got {not_text[0]!r} ({type(not_text[0]).__name__})"
+                + (f" and {len(not_text) - 1} more" if len(not_text) > 1 else "")
+            )
         bad = [word for word in words if not word.strip()]
         if bad:
             raise ValueError(f"A user dictionary word must contain a non-space character, got {bad[:3]!r}")

@@ -26,7 +26,7 @@ def _bad_inputs(tmp_path):
         "convert": ([str(folder), f"{out}.spacy"], "is a folder, not a file"),
         "convert-ner": ([str(gbk), f"{out}.spacy"], "gbk.txt:1: not UTF-8"),
         "convert-sentiment": ([absent, f"{out}.spacy"], "absent"),
-        "evaluate": ([absent, str(folder), "-o", out, "--system-output", out], "absent"),
+        "evaluate": ([absent, str(folder), "-o", out, "--system-output", out], "run the prepare command first"),
         "fetch": (["no-such-corpus", "--assets", out], "no-such-corpus"),
         "half-precision": ([absent, out], "absent"),
         "join-corpora": ([out, str(folder)], "train.spacy is missing"),

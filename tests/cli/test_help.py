@@ -21,3 +21,13 @@ def test_the_command_list_shows_the_summaries_whole():
     assert result.exit_code == 0
     for name, summary in summaries().items():
         assert any(name in line and summary in line for line in result.output.splitlines()), name
+
+
+def test_user_dict_help_states_the_format_whole():
+    """Issue 39, item 5: rich took "[freq]" in "word [freq] [POS]" for markup, so
+    --help showed "word  [POS]" while README said "word [freq] [POS]"."""
+    for command in ("segment", "evaluate"):
+        result = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "400"})
+        assert result.exit_code == 0
+        [line] = [line for line in result.output.splitlines() if "--user-dict " in line]
+        assert "frequency" in line and "POS tag" in line and "tabs" in line and "Color OS<TAB>5<TAB>nz" in line

@@ -26,7 +26,9 @@ def test_segment_reads_back_every_line(lines, line_end, bom):
     data = ("\ufeff" if bom else "") + "".join(line + line_end for line in lines)
     stream = io.BytesIO(data.encode("utf-8"))
     with tqdm(disable=True) as progress:
-        assert list(stream_input_lines(stream, "input", progress, max_length=10_000)) == lines
+        read = list(stream_input_lines(stream, "input", progress, max_length=10_000))
+    assert [line.text for line in read] == lines
+    assert [line.end for line in read] == [line_end] * len(lines)
 
 
 SEPARATOR = st.text(alphabet=st.sampled_from(list(" \t\u3000\u00a0\u2028\v\f")), min_size=1, max_size=3)

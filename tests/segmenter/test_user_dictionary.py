@@ -138,6 +138,17 @@ def test_user_dictionary_rules():
         dictionary.add([" "])
 
 
+@pytest.mark.parametrize("words", [[123], ["云计算", 123], ["云计算", None, b"bytes"]])
+def test_a_word_that_is_not_a_str_is_named(words):
+    """Issue 39, item 7: add_words([123]) raised AttributeError ('int' object
+    has no attribute 'strip') deep inside; a TypeError names the item."""
+    dictionary = UserDictionary(["中国"])
+    bad = [word for word in words if not isinstance(word, str)]
+    with pytest.raises(TypeError, match=f"must be a str, got {bad[0]!r}"):
+        dictionary.add(words)
+    assert dictionary.words == ["中国"]
+
+
 def test_user_dictionary_is_saved_loaded_and_pickled(tmp_path):
     nlp = spacy.load("zh_cws_gd")
     nlp.get_pipe("gd_segmenter").add_words(["花莲举行", "F-16中队", "Color OS"])
