@@ -248,7 +248,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         word slots (seed 003's target-domain word-POS lexicon; they win over
         the channels' tags).
 
-        RAISES ValueError: for an empty word.
+        RAISES ValueError: for an empty word; TypeError: for a word that is not a str.
         """
         if isinstance(words, Lexicon):
             self.cfg["user_tags"].update({word: entry.pos for word, entry in words.items() if entry.pos})
