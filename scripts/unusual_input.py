@@ -8,8 +8,9 @@ through ``python -m spacy_cws segment`` (words joined by "|"), as a Markdown
 table. ``timing`` prints the seconds of ``nlp(text)`` for a text of n
 characters of one symbol class (Han, ASCII letters, Latin with diacritics,
 Cyrillic, digits, spaces, emoji, NUL, hex), each class in its own process
-that stops at ``--limit`` seconds; a row should grow linearly with n.
+(one thread) that stops at ``--limit`` seconds; a row should grow linearly with n.
 """
+import os
 import subprocess
 import sys
 import time
@@ -100,21 +101,18 @@ def timing(
 
 def _class_seconds(pipeline: str, unit: str, lengths: List[int], limit: float) -> List[float]:
     """Seconds per length, None for those the limit cut off (one process, one load)."""
+    # One thread, as the other speed figures: OpenMP threads spin and stall
+    # when another process shares the cores.
     process = subprocess.Popen(
         [sys.executable, __file__, "time-one", pipeline, repr(unit), ",".join(map(str, lengths))],
-        stdout=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"},
     )
-    seconds: List[float] = []
-    deadline = time.monotonic() + limit
     try:
         process.wait(timeout=limit)
     except subprocess.TimeoutExpired:
         process.kill()
-    for line in process.stdout.read().split():
-        seconds.append(float(line))
-    if time.monotonic() > deadline or len(seconds) < len(lengths):
-        seconds += [None] * (len(lengths) - len(seconds))
-    return seconds
+    seconds: List[float] = [float(line) for line in process.stdout.read().split()]
+    return seconds + [None] * (len(lengths) - len(seconds))
 
 
 @app.command("time-one", hidden=True)
