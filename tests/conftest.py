@@ -1,8 +1,12 @@
 """Shared fixtures and the ``--runslow`` switch (spaCy's convention)."""
+import functools
+import importlib.util
 import os
 from pathlib import Path
+from typing import Optional
 
 import pytest
+import spacy
 from hypothesis import HealthCheck, settings
 
 from .segmentation_data import COARSE, FINE, MODEL, blank_pipeline, criterion_pipeline, make_examples, overfit
@@ -74,3 +78,27 @@ def two_criteria_nlp():
     nlp = criterion_pipeline()
     examples = make_examples(nlp, COARSE, "coarse") + make_examples(nlp, FINE, "fine")
     return overfit(nlp, examples, updates=150, max_loss=0.02)
+
+
+@functools.cache
+def shipped_pipeline(name: str, precision: Optional[str] = None):
+    """The installed shipped pipeline ``name`` (zh_cws_gd or zh_cws_gd_sm),
+    loaded once per test run for each ``precision`` (None: as shipped, "auto").
+    Shared: a test that changes a pipeline (add_words, set_default_criterion,
+    ...) loads its own with spacy.load. Skips when the package is missing."""
+    if importlib.util.find_spec(name) is None:
+        pytest.skip(f"{name} is not installed: README's install command installs it from models/")
+    config = {} if precision is None else {"components": {"gd_segmenter": {"precision": precision}}}
+    return spacy.load(name, config=config)
+
+
+@pytest.fixture(scope="session")
+def zh_cws_gd_nlp():
+    """zh_cws_gd as shipped, shared by the tests that only read it."""
+    return shipped_pipeline("zh_cws_gd")
+
+
+@pytest.fixture(scope="session")
+def zh_cws_gd_sm_nlp():
+    """zh_cws_gd_sm as shipped, shared by the tests that only read it."""
+    return shipped_pipeline("zh_cws_gd_sm")
