@@ -77,9 +77,15 @@ def test_run_peer_on_20_ctb6_lines(shared_data, tmp_path):
     (record,) = run_peer(PeerSpec("char", "spacy-zh-char"), test_sets, tmp_path)
     sentences = list(read_segmented(get_corpus("ctb6").path(shared_data, "test_gold")))[:20]
     assert record["status"] == "ok" and record["testset"] == "ctb6"
-    assert 0 <= record["f1"] <= 1
-    assert record["true_words"] == sum(len(s.words) for s in sentences)
-    assert record["chars_per_second"] > 0 and record["load_seconds"] >= 0
+    # One word per character: exactly the gold's one-character words are right.
+    characters = sum(len(word) for s in sentences for word in s.words)
+    true_words = sum(len(s.words) for s in sentences)
+    single = sum(len(word) == 1 for s in sentences for word in s.words)
+    precision, recall = single / characters, single / true_words
+    assert (record["true_words"], record["test_words"], record["characters"]) == (true_words, characters, characters)
+    assert record["precision"] == pytest.approx(precision) and record["recall"] == pytest.approx(recall)
+    assert record["f1"] == pytest.approx(2 * precision * recall / (precision + recall))
+    assert record["chars_per_second"] == pytest.approx(characters / record["seconds"])
     assert record["altered_lines"] == 0
     system_lines = (tmp_path / "system" / "char" / "ctb6.txt").read_text(encoding="utf-8").splitlines()
     assert system_lines[0] == " ".join("".join(sentences[0].words))

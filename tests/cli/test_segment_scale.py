@@ -1,4 +1,5 @@
 """``segment`` at corpus scale: --n-process, --resume after a kill, --input-format jsonl."""
+import io
 import json
 import os
 import signal
@@ -81,18 +82,33 @@ def test_resume_needs_an_output(model_path, ctb6_text):  # noqa: F811
 
 @pytest.mark.slow
 def test_killed_run_resumes_byte_identical(model_path, ctb6_text, reference, tmp_path):  # noqa: F811
+    """A run killed mid-output (SIGKILL) and resumed gives the uninterrupted
+    run's bytes. The killed run reads standard input, fed two thirds of the
+    lines and never closed: it cannot finish before it is killed."""
     output = tmp_path / "out.txt"
-    command = [sys.executable, "-m", "spacy_cws", "segment", str(ctb6_text), "--model", str(model_path),
-               "-o", str(output), "--batch-size", "8"]
+    command = [sys.executable, "-m", "spacy_cws", "segment", "--model", str(model_path), "-o", str(output),
+               "--batch-size", "8"]
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "OMP_NUM_THREADS": "1"}
-    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE)
-    # Kill it once it has written some but not all of its output.
-    while process.poll() is None and (not output.exists() or output.stat().st_size < len(reference) // 3):
-        time.sleep(0.05)
-    assert process.poll() is None, "the run ended before it could be killed: use a larger input"
-    process.send_signal(signal.SIGKILL)
-    process.wait()
+    lines = ctb6_text.read_bytes().splitlines(keepends=True)
+    fed = len(lines) * 2 // 3
+    # The output of the fed lines, less what the run may still hold in its
+    # write buffer (open's: the block size, at least io.DEFAULT_BUFFER_SIZE),
+    # reaches a third of the whole output.
+    wanted, buffered = len(reference) // 3, max(io.DEFAULT_BUFFER_SIZE, os.stat(tmp_path).st_blksize)
+    assert len(b"".join(reference.splitlines(keepends=True)[:fed])) - buffered > wanted
+    process = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        process.stdin.write(b"".join(lines[:fed]))
+        process.stdin.flush()
+        while not output.exists() or output.stat().st_size < wanted:
+            assert process.poll() is None, process.stderr.read().decode()
+            time.sleep(0.05)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    finally:
+        process.kill()
+        process.stdin.close()
     assert 0 < output.stat().st_size < len(reference)
-    resumed = subprocess.run(command + ["--resume"], env=env, capture_output=True)
+    resumed = subprocess.run(command + [str(ctb6_text), "--resume"], env=env, capture_output=True)
     assert resumed.returncode == 0, resumed.stderr.decode()
     assert output.read_bytes() == reference

@@ -1,3 +1,5 @@
+import re
+
 import numpy
 import pytest
 import torch
@@ -47,16 +49,28 @@ ABLATIONS = [
 ]
 
 
+def _unused_gate(name, encoders):
+    """Whether parameter ``name`` belongs to a fusion gate left without input:
+    a view's gate fuses its encoder with the centre one, so it is used only
+    when both exist."""
+    match = re.search(r"\.fuse_(forward|backward)\.gate\.", name)
+    return bool(match) and not {match.group(1), "centre"} <= set(encoders)
+
+
 @pytest.mark.parametrize("change", [{}, *ABLATIONS, {"bigram_width": 8}])
 def test_every_ablation_gives_logits_and_gradients(change):
-    """Each switch of Tables 7-9 is a config change giving (H, n + 1, 2) logits and gradients."""
-    model = _initialized({**SETTINGS, **change})
+    """Each switch of Tables 7-9 is a config change giving (H, n + 1, 2) logits,
+    and a gradient reaches every parameter the switched model uses."""
+    settings = {**SETTINGS, **change}
+    model = _initialized(settings)
     scores, backprop = model.begin_update(_sequences())
-    n_heads = 2 if {**SETTINGS, **change}["highway_output"] else 1
+    n_heads = 2 if settings["highway_output"] else 1
     assert [s.shape for s in scores] == [(n_heads, 6, 2), (n_heads, 3, 2), (n_heads, 2, 2)]
     backprop([numpy.ones_like(s) for s in scores])
-    grads = [p.grad for p in torch_module(model).parameters() if p.grad is not None]
-    assert grads and any(g.abs().sum() > 0 for g in grads)
+    parameters = dict(torch_module(model).named_parameters())
+    without_gradient = {name for name, p in parameters.items() if p.grad is None or not p.grad.abs().sum() > 0}
+    assert without_gradient == {name for name in parameters if _unused_gate(name, settings["encoders"])}
+    assert all(p.requires_grad for p in parameters.values())
 
 
 def _with_shared_weights(change):

@@ -60,6 +60,7 @@ def _write_fixture_corpus(local):
         _write(local / "textcat" / name, "label,review\n1," + TEXTS[4] + "\n")
 
 
+@pytest.mark.slow  # about 90 s: some 23 commands, each a new process
 def test_project_run_all_on_tiny_corpus(tmp_path):
     project = tmp_path / "project"
     project.mkdir()

@@ -1,10 +1,8 @@
 """Properties of segmentation on any text: no character is lost or moved,
 whitespace is never part of a word, and the words of a text do not depend on
 the batch it is in nor on the pipeline's shape (component or tokenizer)."""
-import importlib.util
 
 import pytest
-import spacy
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -30,21 +28,14 @@ def tokenizer_nlp(trained_nlp):
     return segmenter_as_tokenizer(trained_nlp)
 
 
-@pytest.fixture(scope="module")
-def zh_cws_gd():
-    if importlib.util.find_spec("zh_cws_gd") is None:
-        pytest.skip("zh_cws_gd is not installed")
-    return spacy.load("zh_cws_gd")
-
-
 @given(text=TEXT)
 def test_trained_segmenter_keeps_every_character(trained_nlp, text):
     _assert_text_kept(trained_nlp(text), text)
 
 
 @given(text=TEXT)
-def test_zh_cws_gd_keeps_every_character(zh_cws_gd, text):
-    _assert_text_kept(zh_cws_gd(text), text)
+def test_zh_cws_gd_keeps_every_character(zh_cws_gd_nlp, text):
+    _assert_text_kept(zh_cws_gd_nlp(text), text)
 
 
 @given(texts=st.lists(TEXT, max_size=6), batch_size=st.integers(1, 7))

@@ -19,6 +19,7 @@ from ..segmentation_data import (
     criterion_pipeline as _pipeline,
     criterion_words as _words,
     make_examples,
+    overfit,
 )
 
 
@@ -60,10 +61,16 @@ def test_training_docs_need_a_criterion_or_a_default():
 
 
 def test_joint_training_needs_no_default_criterion():
+    """Without a default, each text is segmented by the criterion it names
+    (and one naming none is an error)."""
     nlp = _pipeline(criterion=None)
-    nlp.initialize(lambda: make_examples(nlp, COARSE[:2], "coarse") + make_examples(nlp, FINE[:2], "fine"))
+    examples = make_examples(nlp, COARSE[:2], "coarse") + make_examples(nlp, FINE[:2], "fine")
+    overfit(nlp, examples, updates=40, max_loss=0.02)
     assert nlp.get_pipe("gd_segmenter").criteria == ["coarse", "fine"]
-    assert len(_words(nlp, TEXTS[:1], "fine")[0]) > 0
+    assert _words(nlp, TEXTS[:2], "coarse") == [s.split() for s in COARSE[:2]]
+    assert _words(nlp, TEXTS[:2], "fine") == [s.split() for s in FINE[:2]]
+    with pytest.raises(ValueError, match="has none"):
+        _words(nlp, TEXTS[:1])
 
 
 def test_text_without_criterion_and_no_default_is_an_error():

@@ -1,5 +1,4 @@
 """The segmenter edits the Doc it is given, as spaCy's own components do."""
-import importlib.util
 
 import numpy
 
@@ -21,13 +20,6 @@ def ctb6_texts(shared_data, n):
     return [text for text in ("".join(line.split()) for line in lines) if len(text) >= 8][:n]
 
 
-@pytest.fixture(scope="module")
-def zh_cws_gd():
-    if importlib.util.find_spec("zh_cws_gd") is None:
-        pytest.skip("zh_cws_gd is not installed")
-    return spacy.load("zh_cws_gd")
-
-
 def test_call_returns_the_same_doc(trained_nlp):
     segmenter = trained_nlp.get_pipe("gd_segmenter")
     doc = trained_nlp.make_doc(TEXTS[1])
@@ -35,18 +27,18 @@ def test_call_returns_the_same_doc(trained_nlp):
     assert [t.text for t in doc] == SENTENCES[1].split()
 
 
-def test_as_tuples_keeps_contexts(zh_cws_gd, shared_data):
+def test_as_tuples_keeps_contexts(zh_cws_gd_nlp, shared_data):
     texts = ctb6_texts(shared_data, 40)
     contexts = [{"line": i} for i in range(len(texts))]
-    results = list(zh_cws_gd.pipe(zip(texts, contexts), as_tuples=True, batch_size=16))
+    results = list(zh_cws_gd_nlp.pipe(zip(texts, contexts), as_tuples=True, batch_size=16))
     assert [context for _, context in results] == contexts
     assert [doc.text for doc, _ in results] == texts
-    assert [[t.text for t in doc] for doc, _ in results] == [[t.text for t in doc] for doc in zh_cws_gd.pipe(texts)]
+    assert [[t.text for t in doc] for doc, _ in results] == [[t.text for t in doc] for doc in zh_cws_gd_nlp.pipe(texts)]
 
 
-def test_cats_spans_and_user_data_survive(zh_cws_gd, shared_data):
+def test_cats_spans_and_user_data_survive(zh_cws_gd_nlp, shared_data):
     texts = ctb6_texts(shared_data, 20)
-    docs = [zh_cws_gd.make_doc(text) for text in texts]
+    docs = [zh_cws_gd_nlp.make_doc(text) for text in texts]
     for i, doc in enumerate(docs):
         doc.cats = {"news": 1.0, "index": float(i)}
         doc._.cws_criterion = None
@@ -56,7 +48,7 @@ def test_cats_spans_and_user_data_survive(zh_cws_gd, shared_data):
         doc.spans["marks"] = [Span(doc, 0, 3, label="HEAD"), Span(doc, len(doc) - 1, len(doc), label="TAIL")]
         doc.spans["marks"].attrs["kind"] = "manual"
         doc.spans["empty"] = [Span(doc, 1, 1, label="GAP")]
-    segmented = list(zh_cws_gd.pipe(docs, batch_size=8))
+    segmented = list(zh_cws_gd_nlp.pipe(docs, batch_size=8))
     for i, (doc, before, text) in enumerate(zip(segmented, docs, texts)):
         assert doc is before
         assert doc.text == text
@@ -94,11 +86,11 @@ def test_error_handler_is_called_for_a_failing_doc(trained_nlp):
     assert seen == [("gd_segmenter", ["新华社北京"], ValueError)]
 
 
-def test_texts_are_kept_exactly(zh_cws_gd, shared_data):
+def test_texts_are_kept_exactly(zh_cws_gd_nlp, shared_data):
     texts = ctb6_texts(shared_data, 60)
     # Whitespace of every kind inside and around the text, and one long text.
     texts += ["  上海浦东 开发与法制建设同步\n\n", "ＩＢＭ公司\t2024年营收３．５％增长 ", "".join(texts)]
-    for doc, text in zip(zh_cws_gd.pipe(texts, batch_size=16), texts):
+    for doc, text in zip(zh_cws_gd_nlp.pipe(texts, batch_size=16), texts):
         assert doc.text == text
         assert all(not t.text.isspace() or t.is_space for t in doc)
 
@@ -126,17 +118,17 @@ def _spans(doc):
     return {name: [(s.start, s.end, s.label_) for s in group] for name, group in doc.spans.items()}
 
 
-def test_rebuilding_and_retokenizing_give_the_same_doc(zh_cws_gd, shared_data):
+def test_rebuilding_and_retokenizing_give_the_same_doc(zh_cws_gd_nlp, shared_data):
     """The in-place rebuild (Docs holding only characters) and the retokenizer
     give the same tokens, whitespace and re-anchored spans, on CTB6 text and on
     text with whitespace of every kind."""
     texts = ctb6_texts(shared_data, 30)
     texts += ["  上海浦东 开发与法制建设同步\n\n", "ＩＢＭ公司\t2024年营收３．５％增长 ", "我们  在\u3000这里 。", " "]
-    segmenter = zh_cws_gd.get_pipe("gd_segmenter")
-    predicted = segmenter.predict([zh_cws_gd.make_doc(text) for text in texts])
+    segmenter = zh_cws_gd_nlp.get_pipe("gd_segmenter")
+    predicted = segmenter.predict([zh_cws_gd_nlp.make_doc(text) for text in texts])
     for text, (predicted_text, words) in zip(texts, predicted):
         assert predicted_text == text
-        rebuilt, merged = zh_cws_gd.make_doc(text), zh_cws_gd.make_doc(text)
+        rebuilt, merged = zh_cws_gd_nlp.make_doc(text), zh_cws_gd_nlp.make_doc(text)
         for doc in (rebuilt, merged):
             doc.spans["marks"] = [Span(doc, 0, min(3, len(doc)), label="HEAD"), Span(doc, len(doc) - 1, len(doc))]
         multi = words[words[:, 1] - words[:, 0] > 1]
@@ -152,36 +144,36 @@ def test_rebuilding_and_retokenizing_give_the_same_doc(zh_cws_gd, shared_data):
         assert _spans(rebuilt) == _spans(merged)
 
 
-def test_rebuilding_keeps_doc_state(zh_cws_gd, shared_data):
+def test_rebuilding_keeps_doc_state(zh_cws_gd_nlp, shared_data):
     """Everything Doc-level survives the in-place rebuild: identity, cats,
     user data, context, user hooks and an extension value."""
     (text,) = ctb6_texts(shared_data, 1)
-    doc = zh_cws_gd.make_doc(text)
+    doc = zh_cws_gd_nlp.make_doc(text)
     doc.cats = {"news": 1.0}
     doc.user_data["source"] = "ctb6:0"
     doc._context = {"line": 0}
     doc.user_hooks["has_vector"] = lambda d: True
     doc._.cws_criterion = "ctb6"
-    assert zh_cws_gd.get_pipe("gd_segmenter")(doc) is doc
+    assert zh_cws_gd_nlp.get_pipe("gd_segmenter")(doc) is doc
     assert len(doc) < len(text)
     assert doc.cats == {"news": 1.0} and doc.user_data["source"] == "ctb6:0"
     assert doc._context == {"line": 0} and doc.has_vector
     assert doc._.cws_criterion == "ctb6"
 
 
-def test_entities_on_characters_survive_through_the_retokenizer(zh_cws_gd):
+def test_entities_on_characters_survive_through_the_retokenizer(zh_cws_gd_nlp):
     """An entity set on characters before segmentation (a Doc that does not
     hold only characters) is kept on the merged words."""
     text = "新华社北京十二月三十一日电"
-    doc = zh_cws_gd.make_doc(text)
+    doc = zh_cws_gd_nlp.make_doc(text)
     doc.ents = [Span(doc, 3, 5, label="GPE")]
-    zh_cws_gd.get_pipe("gd_segmenter")(doc)
+    zh_cws_gd_nlp.get_pipe("gd_segmenter")(doc)
     assert len(doc) < len(text)
     assert [(e.text, e.label_) for e in doc.ents] == [("北京", "GPE")]
 
 
-def test_merge_words_rejects_a_text_of_another_length(zh_cws_gd):
-    doc = zh_cws_gd.make_doc("上海浦东开发")
+def test_merge_words_rejects_a_text_of_another_length(zh_cws_gd_nlp):
+    doc = zh_cws_gd_nlp.make_doc("上海浦东开发")
     with pytest.raises(ValueError, match="not its text"):
         merge_words(doc, numpy.array([[0, 2], [2, 4], [4, 6]]), "gd_segmenter", "上海浦东开发。")
 

@@ -1,19 +1,10 @@
 """The tokenizer form of a trained segmenter (SegmenterTokenizer) on real text."""
-import importlib.util
 
 import pytest
-import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_cws.segmenter.segmenter_tokenizer import segmenter_as_tokenizer
-
-
-@pytest.fixture(scope="module")
-def zh_cws_gd():
-    if importlib.util.find_spec("zh_cws_gd") is None:
-        pytest.skip("zh_cws_gd is not installed")
-    return spacy.load("zh_cws_gd")
 
 
 def ctb6_examples(nlp, shared_data, n):
@@ -28,21 +19,21 @@ def ctb6_examples(nlp, shared_data, n):
     return examples
 
 
-def test_evaluate_reports_token_scores(zh_cws_gd, shared_data):
+def test_evaluate_reports_token_scores(zh_cws_gd_nlp, shared_data):
     """nlp.evaluate on a tokenizer-form pipeline reports token_f, as the
     component form does on the same sentences (the forms batch texts
     differently, so a word may differ in the last float bits)."""
-    converted = segmenter_as_tokenizer(zh_cws_gd)
+    converted = segmenter_as_tokenizer(zh_cws_gd_nlp)
     scores = converted.evaluate(ctb6_examples(converted, shared_data, 80))
-    reference = zh_cws_gd.evaluate(ctb6_examples(zh_cws_gd, shared_data, 80))
+    reference = zh_cws_gd_nlp.evaluate(ctb6_examples(zh_cws_gd_nlp, shared_data, 80))
     assert 0.9 < scores["token_f"] < 1.0
     for key in ("token_acc", "token_p", "token_r", "token_f"):
         assert scores[key] == pytest.approx(reference[key], abs=0.002)
 
 
-def test_pipe_segments_in_batches(zh_cws_gd, shared_data):
+def test_pipe_segments_in_batches(zh_cws_gd_nlp, shared_data):
     """One model run per batch of texts (nlp.pipe would run it per text)."""
-    converted = segmenter_as_tokenizer(zh_cws_gd)
+    converted = segmenter_as_tokenizer(zh_cws_gd_nlp)
     texts = [eg.reference.text for eg in ctb6_examples(converted, shared_data, 30)]
     segmenter = converted.tokenizer.segmenter
     calls = []

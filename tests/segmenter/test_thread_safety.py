@@ -4,17 +4,16 @@ thinc's PyTorchShim.predict puts the torch module back in train mode after
 each call, so concurrent predictions used to run with dropout (issue 18/19);
 the segmenter now predicts with a frozen eval-mode copy (models/inference.py).
 """
-import importlib.util
 import threading
 from pathlib import Path
 
 import pytest
-import spacy
 
 from spacy_cws.benchmark.run import prepare_test_sets
 from spacy_cws.corpora.test_files import list_text_lines
 from spacy_cws.models.inference import native_bfloat16
 
+from ..conftest import shipped_pipeline
 from ..segmentation_data import MODEL, SENTENCES, blank_pipeline
 
 N_THREADS = 4
@@ -78,7 +77,6 @@ def test_threads_give_the_sequential_output(dropout_nlp):
     assert concurrent_words(dropout_nlp, chunks) == sequential
 
 
-@pytest.mark.skipif(importlib.util.find_spec("zh_cws_gd") is None, reason="zh_cws_gd is not installed")
 @pytest.mark.parametrize(
     "precision",
     [
@@ -93,7 +91,7 @@ def test_threads_give_the_sequential_output(dropout_nlp):
 )
 def test_zh_cws_gd_threads_give_the_sequential_output_on_ctb6(precision, shared_data, tmp_path):
     """4 threads x 500 CTB6 test sentences give exactly the sequential words."""
-    nlp = spacy.load("zh_cws_gd", config={"components": {"gd_segmenter": {"precision": precision}}})
+    nlp = shipped_pipeline("zh_cws_gd", precision)
     (test_set,), _ = prepare_test_sets(["ctb6"], shared_data, tmp_path)
     lines = [line for line in list_text_lines(Path(test_set.input)) if line.strip()]
     chunks = [lines[i * 500 : (i + 1) * 500] for i in range(N_THREADS)]

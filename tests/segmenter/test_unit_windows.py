@@ -1,15 +1,15 @@
 """A long text is featurized and scored a window at a time (issue 18): the
 windows cover every model sequence once, and the words are those of one pass."""
-import importlib.util
 import pickle
 
 import pytest
-import spacy
 from hypothesis import given, strategies as st
 
 from spacy_cws.corpora.formats import read_segmented
 from spacy_cws.segmenter import component
 from spacy_cws.segmenter.unit_windows import unit_windows
+
+from ..conftest import shipped_pipeline
 
 
 @given(st.lists(st.lists(st.integers(1, 40), max_size=6), max_size=8), st.integers(1, 60))
@@ -49,9 +49,7 @@ def words_by_window_size(nlp, texts, size, monkeypatch):
 def test_small_windows_give_the_words_of_one_pass_with_jiebas_lexicon(ctb6_texts, monkeypatch):
     """zh_cws_gd_sm (jieba's dictionary and training words as lexicon features,
     float32): windows of 300 units cut the long text into about 60 parts."""
-    if importlib.util.find_spec("zh_cws_gd_sm") is None:
-        pytest.skip("zh_cws_gd_sm is not installed: README's install command installs it from models/")
-    nlp = spacy.load("zh_cws_gd_sm", config={"components": {"gd_segmenter": {"precision": "float32"}}})
+    nlp = shipped_pipeline("zh_cws_gd_sm", "float32")
     one_pass = words_by_window_size(nlp, ctb6_texts, 10**9, monkeypatch)
     assert words_by_window_size(nlp, ctb6_texts, 300, monkeypatch) == one_pass
     assert len(one_pass[-4]) > 5000 and one_pass[-3:] == [[], [], [[0, 2], [2, 4], [4, 5], [5, 6]]]

@@ -16,11 +16,6 @@ MIXED_WORDS = ["第16季", "3D打印", "G20峰会", "5G网络"]
 
 
 @pytest.fixture(scope="module")
-def zh_cws_gd():
-    return spacy.load("zh_cws_gd")
-
-
-@pytest.fixture(scope="module")
 def zx_words(shared_data):
     words = {w for s in read_segmented(shared_data / "zx" / "train.zhuxian.wordpos", "wordpos") for w in s.words}
     return sorted(w for w in words if 2 <= len(w) <= 5 and all("\u4e00" <= c <= "\u9fff" for c in w))
@@ -73,7 +68,7 @@ def generated_sentences(ctb6_words, dictionary, n, rng):
     return made
 
 
-def test_force_mode_keeps_every_dictionary_word_whole(zh_cws_gd, shared_data, zx_words):
+def test_force_mode_keeps_every_dictionary_word_whole(shared_data, zx_words):
     rng = random.Random(13)
     ctb6 = [s.words for s in read_segmented(shared_data / "ctb6" / "dev.seg", "sighan")]
     dictionary = rng.sample(zx_words, 300) + LATIN_WORDS + MIXED_WORDS
@@ -98,16 +93,16 @@ def test_force_mode_keeps_every_dictionary_word_whole(zh_cws_gd, shared_data, zx
     assert whole == n_words  # 100%
 
 
-def test_without_the_dictionary_the_model_cuts_some_of_those_words(zh_cws_gd, zx_words):
+def test_without_the_dictionary_the_model_cuts_some_of_those_words(zh_cws_gd_nlp, zx_words):
     # The control: the force test above is not passing because the model already agrees
     # (zh_cws_gd 0.3.3 cuts 28 of these 300 ZX words; at least 5% must be cut).
     rng = random.Random(13)
     words = rng.sample(zx_words, 300)
-    docs = list(zh_cws_gd.pipe(words))
+    docs = list(zh_cws_gd_nlp.pipe(words))
     assert sum(len(doc) > 1 for doc in docs) >= 15
 
 
-def test_grapheme_clusters_urls_and_emails_are_never_cut(zh_cws_gd):
+def test_grapheme_clusters_urls_and_emails_are_never_cut(zh_cws_gd_nlp):
     spans = [
         "👨\u200d👩\u200d👧\u200d👦",
         "e\u0301",
@@ -120,7 +115,7 @@ def test_grapheme_clusters_urls_and_emails_are_never_cut(zh_cws_gd):
     ]
     for span in spans:
         for text in (f"请看{span}这个", f"{span}", f"我们{span}。"):
-            doc = zh_cws_gd(text)
+            doc = zh_cws_gd_nlp(text)
             assert doc.text == text
             start = text.index(span)
             assert not any(start < t.idx < start + len(span) for t in doc), (text, [t.text for t in doc])

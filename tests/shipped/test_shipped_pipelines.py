@@ -1,24 +1,22 @@
 """The shipped pipelines (zh_cws_gd, the default, and zh_cws_gd_sm, its small
 distilled student): installed by README's command, loaded by name."""
-import importlib.util
 from pathlib import Path
 
 import pytest
-import spacy
 
 from spacy_cws.benchmark.run import prepare_test_sets
 from spacy_cws.corpora.test_files import list_text_lines
 from spacy_cws.scoring.evaluate import system_line
 from spacy_cws.scoring.sighan import score_files
 
+from ..conftest import shipped_pipeline
+
 SHIPPED = ["zh_cws_gd", "zh_cws_gd_sm"]
 
 
-@pytest.fixture(scope="module", params=SHIPPED)
+@pytest.fixture(params=SHIPPED)
 def shipped(request):
-    if importlib.util.find_spec(request.param) is None:
-        pytest.skip(f"{request.param} is not installed: README's install command installs it from models/")
-    return spacy.load(request.param)
+    return request.getfixturevalue(f"{request.param}_nlp")
 
 
 def test_loads_by_name_and_segments(shipped):
@@ -39,8 +37,7 @@ def test_model_card_scores_are_reproduced_on_ctb6_test(shipped, shared_data, tmp
     in the precision the card names (an "auto" pipeline runs bfloat16 on CPUs with it)."""
     stated = shipped.meta["spacy_cws_test_scores"]
     if stated.get("inference_precision"):
-        name = f"{shipped.meta['lang']}_{shipped.meta['name']}"
-        shipped = spacy.load(name, config={"components": {"gd_segmenter": {"precision": stated["inference_precision"]}}})
+        shipped = shipped_pipeline(f"{shipped.meta['lang']}_{shipped.meta['name']}", stated["inference_precision"])
     (test_set,), _ = prepare_test_sets(["ctb6"], shared_data, tmp_path)
     lines = list_text_lines(Path(test_set.input))
     system = tmp_path / "system.seg"
