@@ -1,12 +1,10 @@
 """No word of any script is cut inside: for any text, no token boundary falls
 between two letters of one non-Han script, nor between a letter and its
 combining marks, through the component, the tokenizer shape and a shipped pipeline."""
-import importlib.util
 import unicodedata
 
 import pytest
 import regex
-import spacy
 from hypothesis import given
 
 from spacy_cws.segmenter.segmenter_tokenizer import segmenter_as_tokenizer
@@ -42,13 +40,6 @@ def _assert_no_cut_inside(doc, text):
         assert not (i in boundaries and _must_not_cut(text[i - 1], text[i])), (text, i, [t.text for t in doc])
 
 
-@pytest.fixture(scope="module")
-def zh_cws_gd_sm():
-    if importlib.util.find_spec("zh_cws_gd_sm") is None:
-        pytest.skip("zh_cws_gd_sm is not installed")
-    return spacy.load("zh_cws_gd_sm")
-
-
 @given(text=SCRIPT_TEXT)
 def test_trained_segmenter_cuts_no_word_inside(trained_nlp, text):
     _assert_no_cut_inside(trained_nlp(text), text)
@@ -65,5 +56,5 @@ def test_tokenizer_shape_cuts_no_word_inside(tokenizer_nlp, text):
 
 
 @given(text=SCRIPT_TEXT)
-def test_zh_cws_gd_sm_cuts_no_word_inside(zh_cws_gd_sm, text):
-    _assert_no_cut_inside(zh_cws_gd_sm(text), text)
+def test_zh_cws_gd_sm_cuts_no_word_inside(zh_cws_gd_sm_nlp, text):
+    _assert_no_cut_inside(zh_cws_gd_sm_nlp(text), text)

@@ -1,12 +1,12 @@
 """The shipped pipelines keep names of every script, times, fractions,
 hyphenated and apostrophe words and mentions whole (issue 39's inputs),
 through nlp.pipe and through ``segment``."""
-import importlib.util
 import subprocess
 import sys
 
 import pytest
-import spacy
+
+from ..conftest import shipped_pipeline
 
 SHIPPED = ["zh_cws_gd", "zh_cws_gd_sm"]
 # Each sentence with the words it must hold as tokens.
@@ -34,9 +34,7 @@ CASES = [
 
 @pytest.fixture(scope="module", params=SHIPPED)
 def shipped(request):
-    if importlib.util.find_spec(request.param) is None:
-        pytest.skip(f"{request.param} is not installed: README's install command installs it from models/")
-    return request.param, spacy.load(request.param)
+    return request.param, shipped_pipeline(request.param)
 
 
 def test_words_are_whole_through_pipe(shipped):
