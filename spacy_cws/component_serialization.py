@@ -1,6 +1,7 @@
-"""Saving and loading a trainable component whose state is its ``cfg`` and its ``model``."""
+"""Saving and loading a trainable component whose state is its ``cfg``, its ``model``
+and optional binary parts (e.g. an exported graph of the model)."""
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Dict, Iterable, Optional, Tuple
 
 import srsly
 from spacy import util
@@ -31,13 +32,20 @@ class CfgAndModelSerialization:
     The component defines ``_load_cfg(cfg: dict)`` (take what was learned)
     and ``_load_model_msg(msg: dict)`` (build the model if needed, then load
     the decoded message of ``model_message``; ValueError for weights it
-    cannot use).
+    cannot use). It may define ``_optional_parts()``: per key (a file name
+    under the component's folder) a getter of the part's bytes (None: the
+    component has none, and no file is written) and a setter taking them
+    (None: a saved pipeline without the part); parts load after cfg and model.
     RAISES FileNotFoundError naming a missing part; ValueError naming the file
         for a cfg that is not JSON or weights that do not load.
     """
 
+    def _optional_parts(self) -> Dict[str, Tuple[Callable[[], Optional[bytes]], Callable[[Optional[bytes]], None]]]:
+        return {}
+
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         serialize = {"cfg": lambda: srsly.json_dumps(self.cfg), "model": lambda: self.model.to_bytes()}
+        serialize.update({key: get for key, (get, _) in self._optional_parts().items()})
         return util.to_bytes(serialize, exclude)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()):
@@ -45,11 +53,17 @@ class CfgAndModelSerialization:
             "cfg": lambda b: self._load_cfg(srsly.json_loads(b)),
             "model": lambda b: self._load_model_msg(model_message(self.model, b)),
         }
-        util.from_bytes(bytes_data, deserialize, exclude)
+        deserialize.update({key: put for key, (_, put) in self._optional_parts().items()})
+        msg = srsly.msgpack_loads(bytes_data)
+        for key, put in self._optional_parts().items():
+            msg.setdefault(key, None)  # saved without the part: the component has none
+        util.from_dict(msg, deserialize, exclude)
         return self
 
     def to_disk(self, path, *, exclude: Iterable[str] = tuple()) -> None:
         serialize = {"cfg": lambda p: srsly.write_json(p, self.cfg), "model": lambda p: self.model.to_disk(p)}
+        for key, (get, _) in self._optional_parts().items():
+            serialize[key] = lambda p, get=get: _write_part(p, get())
         util.to_disk(path, serialize, exclude)
 
     def from_disk(self, path, *, exclude: Iterable[str] = tuple()):
@@ -75,5 +89,16 @@ class CfgAndModelSerialization:
             except ValueError as err:
                 raise ValueError(f"{err} [file: {p}]") from err
 
-        util.from_disk(path, {"cfg": load_cfg, "model": load_model}, exclude)
+        readers = {"cfg": load_cfg, "model": load_model}
+        for key, (_, put) in self._optional_parts().items():
+            readers[key] = lambda p, put=put: put(p.read_bytes() if p.exists() else None)
+        util.from_disk(path, readers, exclude)
         return self
+
+
+def _write_part(path: Path, data: Optional[bytes]) -> None:
+    """Write an optional part's bytes; without any, remove a stale file of an earlier save."""
+    if data is not None:
+        path.write_bytes(data)
+    elif path.exists():
+        path.unlink()

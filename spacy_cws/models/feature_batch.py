@@ -10,71 +10,31 @@ tagger tags only the characters).
 from functools import partial
 from typing import Callable, List, Tuple, Type
 
-import numpy
 import torch
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v3, xp2torch
 from thinc.types import Ints2d
 
-from .symbol_specials import BOS, EOS
 from .dropout import set_module_dropout
 from .module_weights import build_module, load_module_weights
-from .padding import HOST_OPS
-from .pytorch_input_features import N_EXTRA_COLUMNS
+from .padded_inputs import (  # noqa: F401  (the column counts and the length multiple, as before)
+    INFERENCE_LENGTH_MULTIPLE,
+    N_BASE_COLUMNS,
+    N_FEATURE_COLUMNS,
+    padded_inputs,
+    padded_length,
+)
 
-# Columns of a sequence's feature array.
-N_BASE_COLUMNS = 4  # unigram, left bigram, right bigram, criterion
-N_FEATURE_COLUMNS = N_BASE_COLUMNS + N_EXTRA_COLUMNS
-# At inference a batch's length T is rounded up to a multiple of this. The
-# padded positions are masked, so the scores are the same, but batches then
-# take few distinct shapes, and oneDNN's primitive cache (one entry per shape)
-# is reused instead of growing with the stream: `segment` over 10M characters
-# peaks at 1,632 instead of 2,647 MB (docs/experiments/inference.md).
-INFERENCE_LENGTH_MULTIPLE = 16
-
-
-def _rounded_up(length: int) -> int:
-    """``length`` rounded up to a multiple of INFERENCE_LENGTH_MULTIPLE."""
-    return -(-length // INFERENCE_LENGTH_MULTIPLE) * INFERENCE_LENGTH_MULTIPLE
-
-
-def padded_length(sequence) -> int:
-    """The length a sequence takes in an inference batch: its units plus BOS
-    and EOS, rounded up to a multiple of INFERENCE_LENGTH_MULTIPLE. Batching by
-    it (spaCy's minibatch_by_padded_size) gives full batches one shape per
-    rounded length."""
-    return _rounded_up(len(sequence) + 2)
 
 
 def pad_features(model: Model, X: List[Ints2d], is_train: bool, edges: bool) -> Tuple[ArgsKwargs, callable]:
-    """thinc convert_inputs for PyTorchWrapper_v3.
+    """thinc convert_inputs for PyTorchWrapper_v3: padded_inputs.padded_inputs
+    (see there for X, edges and the arrays) as torch int64 tensors on torch's
+    default device, and a backward callback that returns nothing (integer
+    inputs have no gradient).
 
-    X: per sequence int (n, 11 + K) with K word slots, or (n, 4) without
-        lexicon flags and trigram hashes (they are then 0), all of one width
-        and dtype. edges: add BOS and
-        EOS around each sequence.
-    RETURNS ArgsKwargs of torch int64 tensors (ids (B, T), lengths (B,),
-        bigrams (B, T, 2), criteria (B,), extras (B, T, 7 + K)) with T = max n
-        (+ 2 with edges; at inference rounded up to a multiple of
-        INFERENCE_LENGTH_MULTIPLE), padded on the host (padding.HOST_OPS) and moved to
-        torch's default device; padding is PAD = 0 everywhere; and a
-        backward callback that returns nothing (integer inputs have no gradient).
     RAISES ValueError (from ops.pad) when the sequences differ in width or dtype.
     """
-    offset = 1 if edges else 0
-    n = [len(x) for x in X]
-    features = HOST_OPS.pad(X)  # (B, max n, 11 + K or 4)
-    length = max(n) + 2 * offset
-    if not is_train:
-        length = _rounded_up(length)
-    batch = HOST_OPS.alloc3i(len(X), length, max(N_FEATURE_COLUMNS, features.shape[2]), dtype="int64")
-    batch[:, offset : offset + features.shape[1], : features.shape[2]] = features
-    if edges:
-        batch[:, 0, 0] = BOS
-        batch[numpy.arange(len(X)), numpy.asarray(n) + 1, 0] = EOS
-    criteria = numpy.asarray([int(seq[0, 3]) if len(seq) else 0 for seq in X], dtype=numpy.int64)
-    lengths = numpy.asarray(n, dtype=numpy.int64) + 2 * offset
-    ids, bigrams, extras = (batch[..., 0], batch[..., 1:3], batch[..., N_BASE_COLUMNS:])
-    args = tuple(xp2torch(numpy.ascontiguousarray(a)) for a in (ids, lengths, bigrams, criteria, extras))
+    args = tuple(xp2torch(a) for a in padded_inputs(X, edges, is_train))
     return ArgsKwargs(args=args, kwargs={}), lambda d_inputs: []
 
 

@@ -49,7 +49,8 @@ def attention_allowed(keys: torch.Tensor, window: int, criterion_token: bool) ->
             near[:, 0] = True
             near[0, :] = True
         allowed = allowed & near
-    return allowed | torch.eye(length, dtype=torch.bool, device=keys.device)
+    # The diagonal by comparison, not a bool torch.eye: ONNX Runtime has no bool EyeLike (an exported tagger).
+    return allowed | (positions[:, None] == positions[None, :])
 
 
 class BMESTagger(nn.Module):
