@@ -10,7 +10,6 @@ Doc's word starts (``token.idx``), so ``spacy train`` needs only DocBins of
 gold-segmented sentences.
 """
 import dataclasses
-import os
 import threading
 from collections import Counter
 from contextlib import contextmanager
@@ -31,6 +30,7 @@ from thinc.types import Floats3d
 from .. import fork_safety  # noqa: F401  (torch in forked nlp.pipe workers)
 from ..component_serialization import CfgAndModelSerialization
 from ..backends.choice import ONNXRUNTIME, check_backend, chosen_backend
+from ..backends.network_cache import NetworkCache
 from .character_view import CharacterView, Normaliser
 from ..models.criterion_transfer import add_criterion_row, freeze_all_but_criteria
 from ..models.padded_inputs import padded_length
@@ -158,8 +158,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self._graph: Optional[bytes] = None
         # What runs the network at inference (backends/), built on first use
         # after the weights last changed, in the process that uses it.
-        self._network = None
-        self._network_pid: Optional[int] = None
+        self._network = NetworkCache()
 
     # -- features -----------------------------------------------------------------
 
@@ -404,7 +403,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         built once per set of weights and per process (a forked ``nlp.pipe``
         worker builds its own), and safe for concurrent threads."""
         with _NETWORK_BUILD_LOCK:
-            if self._network is None or self._network_pid != os.getpid():
+            network = self._network.get()
+            if network is None:
                 if self.inference_backend == ONNXRUNTIME:
                     from ..backends.onnx_network import OnnxNetwork
 
@@ -414,8 +414,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
 
                     network = TorchNetwork(self.model, self.cfg["precision"])
                     network.module  # built now, under the lock
-                self._network, self._network_pid = network, os.getpid()
-            return self._network
+                self._network.set(network)
+            return network
 
     def _inference_module(self):
         """The torch inference copy of the model (models/inference.py)."""
@@ -426,7 +426,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
 
     def _forget_inference(self) -> None:
         """The weights or the backend changed: the next prediction builds a new network."""
-        self._network = None
+        self._network.clear()
 
     def _weights_changed(self) -> None:
         """The weights changed: the graph of the old ones goes, and the network is rebuilt."""
@@ -474,12 +474,6 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             for seq, score in zip(batch, network.scores(batch)):
                 results[position[id(seq)]] = score
         return results
-
-    def __getstate__(self) -> dict:
-        """Pickled without the network (an ONNX Runtime session does not pickle): rebuilt on first use."""
-        state = self.__dict__.copy()
-        state["_network"] = state["_network_pid"] = None
-        return state
 
     def predict(self, docs: Iterable[Doc]) -> List[SegmentedText]:
         """RETURNS per Doc its text and int64 (n_words, 2) word character spans
