@@ -117,3 +117,18 @@ def test_config_settings_choose_the_backend(exported, tmp_path):
     assert loaded.get_pipe("gd_segmenter").inference_backend == "torch"
     with pytest.raises(ValueError, match="inference_threads"):
         spacy.load(tmp_path / "pipeline", config={"components": {"gd_segmenter": {"inference_threads": -1}}})
+
+
+def test_two_processes_and_four_threads_give_the_words_of_one(exported, tmp_path):
+    """n_process workers (forked after the parent built its session) and
+    concurrent threads share nothing mutable on the ONNX Runtime path."""
+    from ..segmenter.test_fork_safety import _pipe_in_fresh_process
+    from ..segmenter.test_thread_safety import concurrent_words
+
+    exported.to_disk(tmp_path / "nlp")
+    result = _pipe_in_fresh_process(str(tmp_path / "nlp"))
+    assert result["forked"] == result["single"] and result["texts"] == TEXTS * 4
+    nlp = spacy.load(tmp_path / "nlp")
+    assert nlp.get_pipe("gd_segmenter").inference_backend == "onnxruntime"
+    alone = _words(nlp, TEXTS)
+    assert concurrent_words(nlp, [TEXTS] * 4) == [alone] * 4
