@@ -1,4 +1,4 @@
-"""The thinc shell of a torch segmentation model, and the padding of its input.
+"""The torch side of a segmentation model's thinc shell: its wrapped module and the padding of its input.
 
 Every segmentation architecture reads the same input: per sequence an int
 array (n, 11) of unigram id, left bigram id, right bigram id, criterion id
@@ -14,6 +14,7 @@ import torch
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v3, xp2torch
 from thinc.types import Ints2d
 
+from .. import fork_safety  # noqa: F401  (torch in forked nlp.pipe workers)
 from .dropout import set_module_dropout
 from .module_weights import build_module, load_module_weights
 from .padded_inputs import (  # noqa: F401  (the column counts and the length multiple, as before)
@@ -23,7 +24,7 @@ from .padded_inputs import (  # noqa: F401  (the column counts and the length mu
     padded_inputs,
     padded_length,
 )
-
+from .segmentation_model import module_arguments, segmentation_model  # noqa: F401  (their home before)
 
 
 def pad_features(model: Model, X: List[Ints2d], is_train: bool, edges: bool) -> Tuple[ArgsKwargs, callable]:
@@ -38,46 +39,13 @@ def pad_features(model: Model, X: List[Ints2d], is_train: bool, edges: bool) -> 
     return ArgsKwargs(args=args, kwargs={}), lambda d_inputs: []
 
 
-def segmentation_model(
-    name: str, module_class: Type[torch.nn.Module], settings: dict, convert_outputs: Callable, edges: bool, **attrs
-) -> Model:
-    """An outer thinc Model around a torch segmentation module (GDTransformer,
-    BMESTagger), built in ``init`` once the segmenter has set the dims nV
-    (unigram ids), nB (bigram ids), nC (criteria) and nL (lexicon flags), following
-    spacy-experimental's pairwise_bilinear wrapper.
-
-    settings: the module's keyword arguments besides the vocabulary sizes.
-    convert_outputs: PyTorchWrapper_v3's, unpadding the module's output.
-    edges: whether the input gets BOS/EOS (see pad_features).
-    attrs: more model attrs, e.g. labels = "bmes".
-    The model's ``attrs["dropout_rate"]`` (at first the ``dropout`` setting;
-    ``thinc.api.set_dropout_rate`` sets it) is the torch module's dropout in
-    training (dropout.py); ``attrs["torch_module"]`` is the module, once built.
-    """
-    return Model(
-        name,
-        _forward,
-        init=partial(_init, module_class, convert_outputs, edges),
-        dims={"nV": None, "nB": None, "nC": 0, "nL": 0},
-        attrs={"settings": settings, "dropout_rate": settings["dropout"], **attrs},
-    )
-
-
-def module_arguments(model: Model) -> dict:
-    """The keyword arguments that build the torch module of ``model``: the
-    vocabulary sizes (dims nV, nB, nC) and the architecture's settings."""
-    return dict(
-        n_symbols=model.get_dim("nV"),
-        n_bigrams=model.get_dim("nB"),
-        n_criteria=model.get_dim("nC"),
-        n_lexicon_bits=model.get_dim("nL"),
-        **model.attrs["settings"],
-    )
-
-
-def _init(module_class, convert_outputs, edges: bool, model: Model, X=None, Y=None) -> None:
-    if model.layers:
-        return
+def wrap_module(model: Model, module_class: Type[torch.nn.Module], convert_outputs: Callable, edges: bool) -> None:
+    """Build ``model``'s torch module from its dims and settings
+    (segmentation_model.module_arguments) and add it as the model's one
+    layer, a PyTorchWrapper_v3 padding the input (pad_features) and
+    unpadding the output (``convert_outputs``). ``model.attrs["torch_module"]``
+    is the module (the wrapper's shim holds it privately; the shim loads
+    weights into this same object)."""
     module = build_module(module_class, **module_arguments(model))
     convert_inputs = partial(pad_features, edges=edges)
     model._layers.append(
@@ -88,12 +56,11 @@ def _init(module_class, convert_outputs, edges: bool, model: Model, X=None, Y=No
             deserialize_model=load_module_weights,
         )
     )
-    # The wrapper's shim holds the module privately; the segmenter reaches it
-    # here (the shim loads weights into this same object).
     model.attrs["torch_module"] = module
 
 
-def _forward(model: Model, X: List[Ints2d], is_train: bool):
+def forward(model: Model, X: List[Ints2d], is_train: bool):
+    """The wrapped module's forward pass, with the model's dropout rate in training."""
     if not X:
         return [], lambda dY: []
     if is_train:

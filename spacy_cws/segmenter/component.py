@@ -27,20 +27,15 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from thinc.types import Floats3d
 
-from .. import fork_safety  # noqa: F401  (torch in forked nlp.pipe workers)
-from ..component_serialization import CfgAndModelSerialization
+from ..component_serialization import CfgAndModelSerialization, model_message
 from ..backends.choice import ONNXRUNTIME, check_backend, chosen_backend
 from ..backends.network_cache import NetworkCache
 from .character_view import CharacterView, Normaliser
-from ..models.criterion_transfer import add_criterion_row, freeze_all_but_criteria
 from ..models.padded_inputs import padded_length
-from ..models.inference import resolve_precision
 from ..freed_memory import release_freed_memory
-from ..models.module_weights import load_model_message, weights_follow
 from .decoding import decode_words
 from .dictionary_bonus import add_dictionary_bonus
 from .gap_labels import unit_starts_word
-from .label_schemes import label_scheme
 from .criteria import training_criteria
 from .featurizer import Featurizer
 from .merge_words import SegmentedText, merge_words
@@ -50,9 +45,6 @@ from ..lexicon.channel_storage import pack_channel
 from ..lexicon.jackknife import training_word_folds
 from ..lexicon.word_tagger import word_tags
 from ..lexicon.match_features import EVERY_FOLD, text_fold
-from ..models.wrapped_module import torch_module
-from ..ngram_vectors import NgramVectors
-from ..ngram_vectors.model_initialization import check_normalisation, copy_into_model, extend_vocabularies
 from .span_constraints import apply_span_constraints
 from .settings import USER_DICTIONARY_MODES, SegmenterSettings, default_settings, takes_settings
 from .unbroken_spans import PatternSpans, grapheme_clusters
@@ -156,6 +148,10 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self._pattern_spans = PatternSpans(checked.unbroken_patterns)
         # The network's ONNX graph (export_onnx; saved under GRAPH_KEY), or None.
         self._graph: Optional[bytes] = None
+        # Saved weights not yet loaded into the torch model: a pipeline loaded
+        # with a graph that ONNX Runtime runs needs torch only to train,
+        # export or predict on torch (_require_weights).
+        self._pending_weights: Optional[bytes] = None
         # What runs the network at inference (backends/), built on first use
         # after the weights last changed, in the process that uses it.
         self._network = NetworkCache()
@@ -293,7 +289,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         return self.featurizer.featurize(texts, ids, folds, training)
 
     def _check_initialized(self) -> None:
-        if not self.symbols or not self.model.layers:
+        if not self.symbols or not (self.model.layers or self._pending_weights is not None):
             raise ValueError(
                 f"The '{self.name}' component has no trained model: initialize it with "
                 "nlp.initialize() (spacy train does this) or load a trained pipeline."
@@ -369,6 +365,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         Runtime, which runs the float32 graph."""
         if self.inference_backend == ONNXRUNTIME:
             return "float32"
+        from ..models.inference import resolve_precision
+
         return resolve_precision(self.cfg["precision"])
 
     @property
@@ -412,6 +410,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
                 else:
                     from ..backends.torch_network import TorchNetwork
 
+                    self._require_weights()
                     network = TorchNetwork(self.model, self.cfg["precision"])
                     network.module  # built now, under the lock
                 self._network.set(network)
@@ -421,6 +420,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """The torch inference copy of the model (models/inference.py)."""
         from ..backends.torch_network import TorchNetwork
 
+        self._require_weights()
         network = self._inference_network()
         return network.module if isinstance(network, TorchNetwork) else TorchNetwork(self.model, self.cfg["precision"]).module
 
@@ -448,6 +448,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         from ..backends.onnx_export import export_graph
 
         self._check_initialized()
+        self._require_weights()
         _, _, example = self._featurize(list(EXPORT_EXAMPLES), [None] * len(EXPORT_EXAMPLES))
         self._graph = export_graph(self.model, example, self.cfg["max_length"])
         self._forget_inference()
@@ -524,6 +525,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         if not any(len(eg.predicted) for eg in examples):
             return losses
         self._check_initialized()
+        self._require_weights()
         set_dropout_rate(self.model, drop)
         views, spans, sequences = self._featurize_examples(examples)
         scores, backprop = self.model.begin_update(sequences)
@@ -545,6 +547,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """Predict with the given parameters (e.g. the optimizer's averages) in
         this block, on torch (an exported graph has other weights: it is set
         aside for the block)."""
+        self._require_weights()
         graph, self._graph = self._graph, None
         with self.model.use_params(params):
             self._forget_inference()
@@ -566,6 +569,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         RAISES ValueError: if a reference text differs from its predicted text, or the loss is NaN.
         """
         validate_examples(examples, "Segmenter.get_loss")
+        self._require_weights()
         examples = list(examples)
         views, spans, _ = self._featurize_examples(examples)
         return self._loss(examples, views, spans, scores)
@@ -586,6 +590,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         scores: List[Floats3d],
     ) -> Tuple[float, List[Floats3d]]:
         """get_loss for texts already featurized (views and sequence spans per example)."""
+        from .label_schemes import label_scheme
+
         scheme = label_scheme(self.model)
         labels: List[numpy.ndarray] = []
         for eg, view, text_spans in zip(examples, views, spans):
@@ -644,6 +650,11 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             FileNotFoundError: for a missing vectors folder.
         """
         validate_get_examples(get_examples, "Segmenter.initialize")
+        from ..models.wrapped_module import torch_module
+        from ..ngram_vectors import NgramVectors
+        from ..ngram_vectors.model_initialization import check_normalisation, copy_into_model, extend_vocabularies
+
+        self._pending_weights = None  # new weights: those of a loaded pipeline are not wanted
         min_count = self.cfg["bigram_min_count"]
         bigram_width = self.model.attrs.get("settings", {}).get("bigram_width", 0)
         if bool(min_count) != bool(bigram_width):
@@ -720,6 +731,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
 
     def _apply_freezing(self) -> None:
         if self.cfg["train_criteria_only"]:
+            from ..models.criterion_transfer import freeze_all_but_criteria
+
             freeze_all_but_criteria(self.model)
 
     def add_criterion(self, name: str) -> None:
@@ -738,6 +751,9 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             )
         if name in self.criteria:
             raise ValueError(f"'{self.name}' already has the criterion '{name}' (criteria: {', '.join(self.criteria)})")
+        from ..models.criterion_transfer import add_criterion_row
+
+        self._require_weights()
         add_criterion_row(self.model)
         self._weights_changed()
         # Appended, not sorted in: the existing criteria keep their embedding rows.
@@ -758,6 +774,9 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self.cfg["ngram_vectors"] = cfg.get("ngram_vectors")
 
     def _load_model_msg(self, msg: dict) -> None:
+        from ..models.module_weights import load_model_message, weights_follow
+
+        self._pending_weights = None
         if not self.model.layers:
             # Built with no initial weights: the saved ones become its weights
             # (models/module_weights.py), so they are never held twice.
@@ -770,7 +789,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
                 f"'{self.name}' cannot load its model weights: the file is corrupt or was "
                 f"saved with another model configuration ({type(err).__name__}: {err})"
             ) from err
-        self._weights_changed()  # a saved graph, if any, loads after the weights
+        self._weights_changed()  # the callers keep a graph saved with these weights
         self._apply_freezing()
         release_freed_memory()  # the weights' bytes and float16 copies (freed_memory.py)
 
@@ -782,3 +801,33 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
     def _optional_parts(self) -> Dict[str, tuple]:
         """The ONNX graph, saved under its own key (GRAPH_KEY) where the pipeline holds one."""
         return {GRAPH_KEY: (lambda: self._graph, self._load_graph)}
+
+    def _model_bytes(self) -> bytes:
+        """The weights as saved: the pending bytes where they were never loaded."""
+        return self._pending_weights if self._pending_weights is not None else self.model.to_bytes()
+
+    def _load_model_bytes(self, data: bytes) -> None:
+        """Take saved weights (after the graph, if any). With a graph that ONNX
+        Runtime will run they are kept as bytes (torch is not imported); else
+        they load into the model now.
+
+        RAISES ValueError: for bytes that are not a saved model (now, or on first need).
+        """
+        try:
+            deferred = self._graph is not None and self.inference_backend == ONNXRUNTIME
+        except (ImportError, ValueError):  # the backend's own error comes on the first prediction
+            deferred = False
+        if deferred:
+            self._pending_weights = data
+            self._forget_inference()
+        else:
+            graph = self._graph
+            self._load_model_msg(model_message(self.model, data))
+            self._graph = graph  # loaded with these weights
+
+    def _require_weights(self) -> None:
+        """Load pending weights into the torch model (imports torch); the graph stays."""
+        if self._pending_weights is not None:
+            graph = self._graph
+            self._load_model_msg(model_message(self.model, self._pending_weights))
+            self._graph = graph

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, List, Optional, TypeVar
 
 from ..backends.choice import check_backend
-from ..models.inference import check_precision
+from ..models.precisions import check_precision
 from .unbroken_spans import DEFAULT_PATTERNS, upgraded_patterns
 
 USER_DICTIONARY_MODES = ("force", "prefer")

@@ -132,3 +132,23 @@ def test_two_processes_and_four_threads_give_the_words_of_one(exported, tmp_path
     assert nlp.get_pipe("gd_segmenter").inference_backend == "onnxruntime"
     alone = _words(nlp, TEXTS)
     assert concurrent_words(nlp, [TEXTS] * 4) == [alone] * 4
+
+
+def test_loaded_graph_pipeline_keeps_its_weights_unloaded_until_torch_needs_them(exported, tmp_path):
+    """Loaded with a graph that ONNX Runtime runs, the torch weights stay bytes:
+    saved again unchanged, loaded on the first torch prediction or update."""
+    exported.to_disk(tmp_path / "first")
+    loaded = spacy.load(tmp_path / "first")
+    segmenter = loaded.get_pipe("gd_segmenter")
+    assert segmenter._pending_weights is not None and not segmenter.model.layers
+    loaded.to_disk(tmp_path / "second")
+    for name in ("model", GRAPH_KEY, "cfg"):
+        assert (tmp_path / "second" / "gd_segmenter" / name).read_bytes() == (
+            tmp_path / "first" / "gd_segmenter" / name
+        ).read_bytes()
+    on_onnx = _words(loaded, TEXTS)
+    assert _words(loaded, TEXTS, "torch") == on_onnx
+    assert segmenter._pending_weights is None and segmenter.model.layers and segmenter.has_graph
+    again = spacy.load(tmp_path / "first")
+    again.update(make_examples(again)[:2], sgd=again.create_optimizer())
+    assert not again.get_pipe("gd_segmenter").has_graph

@@ -11,6 +11,10 @@ import pytest
 BLOCK_TORCH = "import sys; sys.modules['torch'] = None\n"
 TORCH_FREE = [
     "spacy_cws",
+    "spacy_cws.segmenter.component",
+    "spacy_cws.mwa.component",
+    "spacy_cws.models.gd_transformer",
+    "spacy_cws.models.bmes_tagger",
     "spacy_cws.segmenter.featurizer",
     "spacy_cws.segmenter.word_start_decoders",
     "spacy_cws.segmenter.decoding",
@@ -39,3 +43,56 @@ def test_featurizer_makes_features_without_torch():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
+
+
+# Loads a pipeline (argv[1]) with torch blocked and prints its words for the
+# texts (argv[2], JSON). spacy-transformers, a test dependency whose factory
+# spaCy imports with every pipeline, needs torch: a user's install without
+# torch has no such plugin, so its entry points are hidden here.
+LOAD_WITHOUT_TORCH = BLOCK_TORCH + '''
+import importlib.metadata as metadata
+import json
+
+_entry_points = metadata.entry_points
+
+
+def entry_points(**selection):
+    found = _entry_points(**selection)
+    if hasattr(found, "values"):  # every group
+        found = [entry for group in found.values() for entry in group]
+    return metadata.EntryPoints(entry for entry in found if not entry.value.startswith("spacy_transformers"))
+
+
+metadata.entry_points = entry_points
+import spacy
+
+nlp = spacy.load(sys.argv[1])
+segmenter = nlp.get_pipe("gd_segmenter")
+words = [[t.text for t in doc] for doc in nlp.pipe(json.loads(sys.argv[2]))]
+assert sys.modules["torch"] is None
+print(json.dumps({"backend": segmenter.inference_backend, "words": words}))
+'''
+
+
+def test_pipeline_with_a_graph_loads_and_segments_without_torch(trained_nlp, tmp_path):
+    """spaCy imports every factory's module (mwa_enricher's too) and resolves
+    the model's architecture; with a graph none of that imports torch, and the
+    words are torch's."""
+    import json
+    import pickle
+
+    from ..segmentation_data import TEXTS
+
+    nlp = pickle.loads(pickle.dumps(trained_nlp))
+    nlp.get_pipe("gd_segmenter").export_onnx()
+    nlp.to_disk(tmp_path / "nlp")
+    texts = TEXTS + ["".join(TEXTS) * 3]
+    result = subprocess.run(
+        [sys.executable, "-c", LOAD_WITHOUT_TORCH, str(tmp_path / "nlp"), json.dumps(texts)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    loaded = json.loads(result.stdout)
+    assert loaded["backend"] == "onnxruntime"
+    nlp.get_pipe("gd_segmenter").set_inference_backend("torch")
+    assert loaded["words"] == [[t.text for t in doc] for doc in nlp.pipe(texts)]
