@@ -37,7 +37,7 @@ from .decoding import decode_words
 from .dictionary_bonus import add_dictionary_bonus
 from .gap_labels import unit_starts_word
 from .criteria import training_criteria
-from .featurizer import Featurizer
+from .featurizer import Featurizer, featurizer_data
 from .merge_words import SegmentedText, merge_words
 from .symbol_ids import SymbolIds
 from ..lexicon import Lexicon, load_lexicon, training_lexicon
@@ -72,6 +72,9 @@ highway_output = true
 bigram_width = 0
 """
 DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
+# The file (and serialization key) of the featurizer's learned data: msgpack
+# (featurizer.py), excluded by exclude=["featurizer"].
+FEATURIZER_KEY = "featurizer"
 # The file (and serialization key) of the network's ONNX graph, when the
 # pipeline holds one: excluded by exclude=["graph"].
 GRAPH_KEY = "graph.onnx"
@@ -130,9 +133,6 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             **dataclasses.asdict(checked),
             "user_words": [],
             "user_tags": {},
-            "symbols": [],
-            "bigrams": [],
-            "criteria": [],
             "lexicons": [],
             "ngram_vectors": None,
         }
@@ -176,9 +176,6 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
     def _set_vocabularies(self, symbols: Sequence[str], bigrams: Union[str, Sequence[Sequence[str]]]) -> None:
         """bigrams: (left, right) pairs, or pack_bigrams' string of them."""
         self.featurizer.set_vocabularies(symbols, bigrams)
-        # cfg holds the featurizer's data for saving (the same objects).
-        self.cfg["symbols"] = self.featurizer.symbols
-        self.cfg["bigrams"] = self.featurizer.packed_bigrams
 
     @property
     def criteria(self) -> List[str]:
@@ -187,7 +184,6 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
 
     def _set_criteria(self, criteria: Sequence[str]) -> None:
         self.featurizer.criteria = list(criteria)
-        self.cfg["criteria"] = self.featurizer.criteria
 
     @property
     def lexicons(self) -> List[str]:
@@ -212,7 +208,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         prefer = self.cfg["user_dictionary_mode"] == "prefer"
         extra_words = self._user_dictionary.words if prefer and len(self._user_dictionary) else ()
         self.featurizer.set_lexicons(channels, extra_words, self.cfg["user_tags"] if prefer else None)
-        self.cfg["lexicons"] = self.featurizer.channels
+        # The channels' names only: the words are the featurizer's, saved under its own key.
+        self.cfg["lexicons"] = [{"name": name} for name in self.featurizer.lexicons]
 
     # -- user dictionary --------------------------------------------------------------
 
@@ -230,7 +227,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         if mode not in USER_DICTIONARY_MODES:
             raise ValueError(f"The user dictionary mode must be one of {USER_DICTIONARY_MODES}, got '{mode}'")
         self.cfg["user_dictionary_mode"] = mode
-        self._set_lexicons(self.cfg["lexicons"])
+        self._set_lexicons(self.featurizer.channels)
 
     def add_words(self, words: Iterable[str]) -> None:
         """Add words to the user dictionary (saved with the pipeline). In "force"
@@ -259,7 +256,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
     def _user_words_changed(self) -> None:
         self.cfg["user_words"] = self._user_dictionary.words
         if self.cfg["user_dictionary_mode"] == "prefer":
-            self._set_lexicons(self.cfg["lexicons"])
+            self._set_lexicons(self.featurizer.channels)
 
     def _constrain(self, text: str, view: CharacterView, words: numpy.ndarray) -> numpy.ndarray:
         """The words with (force mode) the dictionary words whole, and pattern
@@ -355,7 +352,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
     def _prefers_by_bonus(self) -> bool:
         """"prefer" mode, user words, and no lexicon features to put them in."""
         return (
-            self.cfg["user_dictionary_mode"] == "prefer" and not self.cfg["lexicons"] and len(self._user_dictionary) > 0
+            self.cfg["user_dictionary_mode"] == "prefer" and not self.featurizer.channels and len(self._user_dictionary) > 0
         )
 
     @property
@@ -762,16 +759,31 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
     # -- serialization ----------------------------------------------------------------
 
     def _load_cfg(self, cfg: dict) -> None:
-        """Take the learned vocabularies and criteria from a saved cfg; the
-        settings stay those of the pipeline's config (so a config override such
-        as a new default criterion takes effect)."""
-        self._set_criteria(cfg.get("criteria", []))
-        self._set_vocabularies(cfg.get("symbols", []), cfg.get("bigrams", []))
+        """Take the user dictionary and the n-gram vectors' record from a saved
+        cfg; the settings stay those of the pipeline's config (so a config
+        override such as a new default criterion takes effect). The learned
+        vocabularies, criteria and lexicon channels are the featurizer's
+        (_load_featurizer); a pipeline saved before they had their own key
+        keeps them here, and they load from here."""
         self._user_dictionary = UserDictionary(cfg.get("user_words", []))
         self.cfg["user_words"] = self._user_dictionary.words
         self.cfg["user_tags"] = dict(cfg.get("user_tags", {}))
-        self._set_lexicons(list(cfg.get("lexicons", [])))
         self.cfg["ngram_vectors"] = cfg.get("ngram_vectors")
+        if any(key in cfg for key in ("symbols", "bigrams", "criteria")):  # the earlier format
+            self._set_criteria(cfg.get("criteria", []))
+            self._set_vocabularies(cfg.get("symbols", []), cfg.get("bigrams", []))
+            self._set_lexicons(list(cfg.get("lexicons", [])))
+        elif self.featurizer.channels and self.cfg["user_dictionary_mode"] == "prefer":  # its words join the matcher
+            self._set_lexicons(self.featurizer.channels)
+
+    def _load_featurizer(self, data: Optional[bytes]) -> None:
+        """Take the featurizer's saved data (None: saved in the cfg, or excluded: kept)."""
+        if data is None:
+            return
+        saved = featurizer_data(data)
+        self._set_criteria(saved["criteria"])
+        self._set_vocabularies(list(saved["symbols"]), saved["bigrams"])
+        self._set_lexicons(saved["channels"])
 
     def _load_model_msg(self, msg: dict) -> None:
         from ..models.module_weights import load_model_message, weights_follow
@@ -799,8 +811,13 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self._forget_inference()
 
     def _optional_parts(self) -> Dict[str, tuple]:
-        """The ONNX graph, saved under its own key (GRAPH_KEY) where the pipeline holds one."""
-        return {GRAPH_KEY: (lambda: self._graph, self._load_graph)}
+        """The featurizer's learned data (FEATURIZER_KEY), and the ONNX graph
+        (GRAPH_KEY) where the pipeline holds one, each under its own key; both
+        load before the weights."""
+        return {
+            FEATURIZER_KEY: (self.featurizer.to_bytes, self._load_featurizer),
+            GRAPH_KEY: (lambda: self._graph, self._load_graph),
+        }
 
     def _model_bytes(self) -> bytes:
         """The weights as saved: the pending bytes where they were never loaded."""

@@ -18,6 +18,7 @@ of models/feature_batch.py and models/padded_inputs.py reads them.
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
+import srsly
 
 from ..freed_memory import release_freed_memory
 from ..lexicon.channel_storage import (
@@ -38,6 +39,25 @@ from .symbol_ids import N_SYMBOL_COLUMNS, SymbolIds
 
 # Where the word slots start in a sequence's features: symbol columns, lexicon flags, trigram hashes.
 SLOTS_COLUMN = N_SYMBOL_COLUMNS + 1 + N_TRIGRAM_COLUMNS
+# The format of the featurizer's saved data (Featurizer.to_bytes).
+DATA_FORMAT = "spacy-cws.featurizer.v1"
+
+
+def featurizer_data(data: bytes) -> dict:
+    """The learned data of a featurizer, from ``Featurizer.to_bytes``: a dict
+    of "symbols" (one string, a symbol a character), "bigrams" (pack_bigrams'
+    string), "criteria" (names) and "channels" (packed lexicon channels,
+    lexicon/channel_storage.py).
+
+    RAISES ValueError: for bytes that are not a saved featurizer.
+    """
+    try:
+        msg = srsly.msgpack_loads(data)
+    except Exception as err:  # msgpack's own exception types
+        raise ValueError(f"the featurizer file is corrupt: not msgpack ({type(err).__name__}: {err})") from err
+    if not isinstance(msg, dict) or msg.get("format") != DATA_FORMAT:
+        raise ValueError(f"the featurizer file is not a spacy-cws featurizer of format '{DATA_FORMAT}'")
+    return msg
 
 
 class Featurizer:
@@ -146,6 +166,19 @@ class Featurizer:
         RAISES ValueError: naming the known criteria, for an unknown one.
         """
         return criterion_ids(names, self.criteria, default, component)
+
+    def to_bytes(self) -> bytes:
+        """The learned data, msgpack (see featurizer_data): what the
+        segmenter saves under its "featurizer" key."""
+        return srsly.msgpack_dumps(
+            {
+                "format": DATA_FORMAT,
+                "symbols": "".join(self.symbols),
+                "bigrams": self.packed_bigrams,
+                "criteria": list(self.criteria),
+                "channels": [dict(channel) for channel in self.channels],
+            }
+        )
 
     # -- features -----------------------------------------------------------------
 
