@@ -36,6 +36,7 @@ import spacy
 import torch
 import typer
 
+from spacy_cws.backends.torch_network import TorchNetwork
 from spacy_cws.benchmark.peers import PIPE_BATCH_SIZE
 from spacy_cws.models.feature_batch import INFERENCE_LENGTH_MULTIPLE
 from spacy_cws.models.inference import native_bfloat16
@@ -117,6 +118,13 @@ def compiled_module(nlp) -> TimedModule:
     return TimedModule(torch.compile(nlp.get_pipe("gd_segmenter")._inference_module(), dynamic=True))
 
 
+def predict_with_module(segmenter, module: Callable[..., torch.Tensor]) -> None:
+    """Make ``module`` the segmenter's inference copy until its next _forget_inference."""
+    network = TorchNetwork(segmenter.model, segmenter.cfg["precision"])
+    network._module = module
+    segmenter._network.set(network)
+
+
 def example_inputs(nlp, texts: Sequence[str]) -> List[torch.Tensor]:
     """The model's input tensors for one batch of ``texts`` (recorded from a prediction)."""
     segmenter = nlp.get_pipe("gd_segmenter")
@@ -128,7 +136,7 @@ def example_inputs(nlp, texts: Sequence[str]) -> List[torch.Tensor]:
             recorded.extend(inputs)
         return module(*inputs)
 
-    segmenter._inference = record
+    predict_with_module(segmenter, record)
     list(nlp.pipe(texts))
     segmenter._forget_inference()
     return recorded
@@ -144,7 +152,7 @@ def measure(
     segmenter = nlp.get_pipe("gd_segmenter")
     segmenter._forget_inference()
     timed = module or TimedModule(segmenter._inference_module())
-    segmenter._inference = timed  # predict uses this copy (component.py: _inference_module)
+    predict_with_module(segmenter, timed)  # predict uses this copy (backends/torch_network.py)
     words: List[List[str]] = []
 
     passes: List[Tuple[float, float]] = []  # (wall seconds, seconds in the model) per timed pass

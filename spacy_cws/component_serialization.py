@@ -1,6 +1,7 @@
-"""Saving and loading a trainable component whose state is its ``cfg`` and its ``model``."""
+"""Saving and loading a trainable component whose state is its ``cfg``, its ``model``
+and optional binary parts (e.g. an exported graph of the model)."""
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Dict, Iterable, Optional, Tuple
 
 import srsly
 from spacy import util
@@ -31,25 +32,49 @@ class CfgAndModelSerialization:
     The component defines ``_load_cfg(cfg: dict)`` (take what was learned)
     and ``_load_model_msg(msg: dict)`` (build the model if needed, then load
     the decoded message of ``model_message``; ValueError for weights it
-    cannot use).
+    cannot use). It may define ``_optional_parts()``: per key (a file name
+    under the component's folder) a getter of the part's bytes (None: the
+    component has none, and no file is written) and a setter taking them
+    (None: a saved pipeline without the part, or the part excluded); parts
+    load after cfg and before the model, which ``_load_model_bytes`` takes
+    (the component may keep the bytes to load later).
     RAISES FileNotFoundError naming a missing part; ValueError naming the file
         for a cfg that is not JSON or weights that do not load.
     """
 
+    def _optional_parts(self) -> Dict[str, Tuple[Callable[[], Optional[bytes]], Callable[[Optional[bytes]], None]]]:
+        return {}
+
+    def _model_bytes(self) -> bytes:
+        """The bytes saved as "model" (thinc's Model.to_bytes)."""
+        return self.model.to_bytes()
+
+    def _load_model_bytes(self, data: bytes) -> None:
+        """Take the saved "model" bytes (after cfg and the optional parts).
+        RAISES ValueError: for bytes that are not a saved model."""
+        self._load_model_msg(model_message(self.model, data))
+
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        serialize = {"cfg": lambda: srsly.json_dumps(self.cfg), "model": lambda: self.model.to_bytes()}
+        serialize = {"cfg": lambda: srsly.json_dumps(self.cfg), "model": self._model_bytes}
+        serialize.update({key: get for key, (get, _) in self._optional_parts().items()})
         return util.to_bytes(serialize, exclude)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()):
-        deserialize = {
-            "cfg": lambda b: self._load_cfg(srsly.json_loads(b)),
-            "model": lambda b: self._load_model_msg(model_message(self.model, b)),
-        }
-        util.from_bytes(bytes_data, deserialize, exclude)
+        msg = srsly.msgpack_loads(bytes_data)
+        deserialize = {"cfg": lambda b: self._load_cfg(srsly.json_loads(b))}
+        for key, (_, put) in self._optional_parts().items():
+            deserialize[key] = put
+            # Saved without the part, or excluded: the component has none
+            # (a part belongs to the weights it was saved with).
+            msg[key] = msg.get(key) if _stem(key) not in exclude else None
+        deserialize["model"] = self._load_model_bytes
+        util.from_dict(msg, deserialize, [name for name in exclude if name not in map(_stem, self._optional_parts())])
         return self
 
     def to_disk(self, path, *, exclude: Iterable[str] = tuple()) -> None:
-        serialize = {"cfg": lambda p: srsly.write_json(p, self.cfg), "model": lambda p: self.model.to_disk(p)}
+        serialize = {"cfg": lambda p: srsly.write_json(p, self.cfg), "model": lambda p: p.write_bytes(self._model_bytes())}
+        for key, (get, _) in self._optional_parts().items():
+            serialize[key] = lambda p, get=get: _write_part(p, get())
         util.to_disk(path, serialize, exclude)
 
     def from_disk(self, path, *, exclude: Iterable[str] = tuple()):
@@ -71,9 +96,27 @@ class CfgAndModelSerialization:
         def load_model(p: Path) -> None:
             try:
                 # The file's bytes are a temporary, freed once decoded.
-                self._load_model_msg(model_message(self.model, p.read_bytes()))
+                self._load_model_bytes(p.read_bytes())
             except ValueError as err:
                 raise ValueError(f"{err} [file: {p}]") from err
 
-        util.from_disk(path, {"cfg": load_cfg, "model": load_model}, exclude)
+        readers = {"cfg": load_cfg}
+        for key, (_, put) in self._optional_parts().items():
+            excluded = _stem(key) in exclude
+            readers[key] = lambda p, put=put, excluded=excluded: put(None if excluded or not p.exists() else p.read_bytes())
+        readers["model"] = load_model
+        util.from_disk(path, readers, [name for name in exclude if name not in map(_stem, self._optional_parts())])
         return self
+
+
+def _stem(key: str) -> str:
+    """The name that excludes a part (spaCy's: a file name's stem, e.g. "graph" for "graph.onnx")."""
+    return key.split(".")[0]
+
+
+def _write_part(path: Path, data: Optional[bytes]) -> None:
+    """Write an optional part's bytes; without any, remove a stale file of an earlier save."""
+    if data is not None:
+        path.write_bytes(data)
+    elif path.exists():
+        path.unlink()

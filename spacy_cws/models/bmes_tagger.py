@@ -12,9 +12,8 @@ from spacy.util import registry
 from thinc.api import Model
 from thinc.types import Floats3d, Ints2d
 
-from .feature_batch import segmentation_model
-from .padding import unpad_outputs
-from .pytorch_bmes_tagger import BMESTagger, validate_tagger_settings
+from .architecture_settings import validate_tagger_settings
+from .segmentation_model import segmentation_model
 
 InT = List[Ints2d]
 OutT = List[Floats3d]
@@ -85,9 +84,17 @@ def build_bmes_tagger_v2(
         word_rows=word_rows,
     )
     validate_tagger_settings(width, depth, n_heads, window, decoder, unigram_width, bigram_width)
-    return segmentation_model("bmes_tagger", BMESTagger, settings, _convert_outputs, edges=False, labels="bmes")
+    return segmentation_model("bmes_tagger", _module_class, settings, _convert_outputs, edges=False, labels="bmes")
+
+
+def _module_class() -> type:
+    from .pytorch_bmes_tagger import BMESTagger  # torch: imported when the model is initialized
+
+    return BMESTagger
 
 
 def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
+    from .padding import unpad_outputs
+
     X, Y_torch = inputs_outputs  # Y_torch: (B, T, 4), seen as one head (1, B, T, 4)
     return unpad_outputs(model.ops, Y_torch[None], [len(seq) for seq in X], batch_axis=1)

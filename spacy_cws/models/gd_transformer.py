@@ -10,9 +10,8 @@ from spacy.util import registry
 from thinc.api import Model
 from thinc.types import Floats3d, Ints2d
 
-from .feature_batch import segmentation_model
-from .padding import unpad_outputs
-from .pytorch_gd_transformer import GDTransformer, validate_settings
+from .architecture_settings import validate_settings
+from .segmentation_model import segmentation_model
 
 InT = List[Ints2d]
 OutT = List[Floats3d]
@@ -116,9 +115,17 @@ def build_gd_transformer_v2(
         word_rows=word_rows,
     )
     validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
-    return segmentation_model("gd_transformer", GDTransformer, settings, _convert_outputs, edges=True)
+    return segmentation_model("gd_transformer", _module_class, settings, _convert_outputs, edges=True)
+
+
+def _module_class() -> type:
+    from .pytorch_gd_transformer import GDTransformer  # torch: imported when the model is initialized
+
+    return GDTransformer
 
 
 def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
+    from .padding import unpad_outputs
+
     X, Y_torch = inputs_outputs  # Y_torch: (H, B, T - 1, 2), gaps n + 1 per sequence
     return unpad_outputs(model.ops, Y_torch, [len(seq) + 1 for seq in X], batch_axis=1)

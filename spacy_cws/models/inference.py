@@ -27,26 +27,14 @@ from .feature_batch import module_arguments
 from .lookup_table import cast_keeping_stored_tables
 from .module_weights import assign_weights
 from .pytorch_fused_gd import FusedGDTransformer
+from .precisions import AUTO_PRECISION, check_precision  # noqa: F401  (their home before)
 from .pytorch_gd_transformer import GDTransformer
 from .wrapped_module import torch_module
 
-# The dtype of the copy's weights and activations. "bfloat16": matmuls in
-# oneDNN's AMX / AVX512-BF16 kernels (float32 accumulation); the scores are
-# returned as float32.
+# The dtype of the copy's weights and activations, by precision name (precisions.py).
 PRECISIONS: Dict[str, torch.dtype] = {"float32": torch.float32, "bfloat16": torch.bfloat16}
-# "bfloat16" where this CPU multiplies bfloat16 natively, else "float32":
-# elsewhere oneDNN emulates bfloat16 and zh_cws_gd runs about 20x slower than
-# in float32 (docs/experiments/inference.md, session 23).
-AUTO_PRECISION = "auto"
 # Torch module classes with an inference-only variant of the same weights.
 INFERENCE_CLASSES: Dict[type, type] = {GDTransformer: FusedGDTransformer}
-
-
-def check_precision(precision: str) -> None:
-    """RAISES ValueError naming the known precisions, for another name."""
-    known = sorted(PRECISIONS) + [AUTO_PRECISION]
-    if precision not in known:
-        raise ValueError(f"precision must be one of {known}, got '{precision}'")
 
 
 def native_bfloat16() -> bool:

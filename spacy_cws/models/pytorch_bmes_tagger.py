@@ -22,13 +22,13 @@ import torch
 from torch import nn
 from torchcrf import CRF
 
+from .architecture_settings import DECODERS, validate_tagger_settings  # noqa: F401  (checked without torch)
 from .lookup_table import LookupTable
 from .pytorch_gd_transformer import sinusoidal_positions
 from .symbol_specials import PAD
 from .pytorch_input_features import LexiconAndTrigramInput
 
 N_TAGS = 4  # B, M, E, S
-DECODERS = ("crf", "softmax")
 
 
 def attention_allowed(keys: torch.Tensor, window: int, criterion_token: bool) -> torch.Tensor:
@@ -49,7 +49,8 @@ def attention_allowed(keys: torch.Tensor, window: int, criterion_token: bool) ->
             near[:, 0] = True
             near[0, :] = True
         allowed = allowed & near
-    return allowed | torch.eye(length, dtype=torch.bool, device=keys.device)
+    # The diagonal by comparison, not a bool torch.eye: ONNX Runtime has no bool EyeLike (an exported tagger).
+    return allowed | (positions[:, None] == positions[None, :])
 
 
 class BMESTagger(nn.Module):
@@ -162,18 +163,3 @@ class BMESTagger(nn.Module):
         if token:
             hidden = hidden[:, 1:]
         return self.output(hidden)
-
-
-def validate_tagger_settings(
-    width: int, depth: int, n_heads: int, window: int, decoder: str, unigram_width: int, bigram_width: int
-) -> None:
-    """Check a BMES tagger configuration. RAISES ValueError naming the setting to fix."""
-    if decoder not in DECODERS:
-        raise ValueError(f"decoder must be one of {DECODERS}, got '{decoder}'")
-    if width % n_heads:
-        raise ValueError(f"width {width} is not divisible by n_heads {n_heads}")
-    if depth < 1 or window < 0 or unigram_width < 1 or bigram_width < 0:
-        raise ValueError(
-            "BMES tagger needs depth >= 1, window >= 0, unigram_width >= 1 and bigram_width >= 0, "
-            f"got {depth}, {window}, {unigram_width}, {bigram_width}"
-        )

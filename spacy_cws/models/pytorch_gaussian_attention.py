@@ -10,9 +10,8 @@ from typing import Optional
 import torch
 from torch import nn
 
+from .architecture_settings import DIRECTIONS
 from .dropout import AttentionDropout
-
-DIRECTIONS = ("centre", "forward", "backward")
 
 
 def gaussian_weights(length: int, sigma: float, device=None) -> torch.Tensor:

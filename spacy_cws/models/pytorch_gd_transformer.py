@@ -16,6 +16,7 @@ from torch import nn
 
 from .pytorch_biaffine import N_GAP_CLASSES, GapScoringHead
 from .pytorch_gaussian_attention import DIRECTIONS, DirectionalEncoder, direction_mask, gaussian_weights
+from .architecture_settings import validate_settings  # noqa: F401  (checked without torch)
 from .lookup_table import LookupTable
 from .pytorch_input_features import LexiconAndTrigramInput
 from .symbol_specials import PAD
@@ -30,33 +31,6 @@ def sinusoidal_positions(length: int, width: int, device=None) -> torch.Tensor:
     table[:, 0::2] = torch.sin(position * rate)
     table[:, 1::2] = torch.cos(position * rate[: width // 2])
     return table
-
-
-def validate_settings(
-    width: int,
-    depth: int,
-    n_heads: int,
-    encoders: Sequence[str],
-    fusion: str,
-    position: str,
-    hired: bool,
-    highway_input: bool,
-    highway_output: bool,
-) -> None:
-    """Check a GD-Transformer configuration. RAISES ValueError naming the setting to fix."""
-    unknown = [name for name in encoders if name not in DIRECTIONS]
-    if unknown or not encoders:
-        raise ValueError(f"encoders must be a non-empty subset of {DIRECTIONS}, got {list(encoders)}")
-    if width % n_heads:
-        raise ValueError(f"width {width} is not divisible by n_heads {n_heads}")
-    if fusion not in ("gate", "sum"):
-        raise ValueError(f"fusion must be 'gate' or 'sum', got '{fusion}'")
-    if position not in ("none", "sinusoidal"):
-        raise ValueError(f"position must be 'none' or 'sinusoidal', got '{position}'")
-    if (highway_output or highway_input) and not hired:
-        raise ValueError("highway_input and highway_output need hired = true")
-    if hired and depth < 2:
-        raise ValueError("hired needs depth >= 2 (it acts after layer depth // 2)")
 
 
 class WordPooling(nn.Module):

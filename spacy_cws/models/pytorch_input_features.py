@@ -20,12 +20,12 @@ from torch import nn
 
 from ..lexicon.pos_tags import COARSE_TAGS
 from .lookup_table import LookupTable
+from .padded_inputs import N_EXTRA_COLUMNS  # noqa: F401  (without word slots; they follow, one column a slot)
 from .pytorch_word_pos_attention import WordPosAttention
 
 # Columns of the extra features tensor: lexicon flags, then the trigram hashes.
 LEXICON_COLUMN = 0
 TRIGRAM_COLUMNS = slice(1, 7)
-N_EXTRA_COLUMNS = 7  # without word slots; they follow, one column a slot
 WORD_SLOT_COLUMNS = slice(7, None)
 TRIGRAM_KINDS, HASHES_PER_TRIGRAM = 3, 2
 

@@ -21,11 +21,13 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from thinc.types import Floats2d
 
-from .. import fork_safety  # noqa: F401  (torch in forked nlp.pipe workers)
 from ..component_serialization import CfgAndModelSerialization
 from .listener import VECTORS_ATTR, MWAListener
 from .sources import SEGMENTATIONS_ATTR, add_segmentations, create_doc_tokens_source, get_segmentations
-from .word_aligned_attention import MWA_REF, set_sources
+
+# torch (fork_safety, word_aligned_attention) is imported when an enricher is
+# made, not with this module: spaCy imports every registered factory's module
+# to load any pipeline, a segmentation pipeline on ONNX Runtime included.
 
 # The measured CPU setting (configs/mwa_ner.cfg): spaCy's HashEmbedCNN over
 # character tokens as the encoder. spacy-cws.MWACharEncoder.v1 (ours, from
@@ -124,6 +126,9 @@ class MWAEnricher(CfgAndModelSerialization, TrainablePipe):
         self._cache: Dict = {}
         self._awaiting_backprop = False
         self._deferred_sgd: Optional[Optimizer] = None
+        from .. import fork_safety  # noqa: F401  (torch in forked nlp.pipe workers)
+        from .word_aligned_attention import set_sources
+
         set_sources(self.model, self.cfg["sources"])
 
     # -- listeners (as spacy.pipeline.Tok2Vec) ------------------------------------------
@@ -288,6 +293,8 @@ class MWAEnricher(CfgAndModelSerialization, TrainablePipe):
             )
 
     def _ensure_built(self) -> None:
+        from .word_aligned_attention import MWA_REF
+
         if not self.model.get_ref(MWA_REF).layers:
             self.model.initialize()
 

@@ -27,40 +27,24 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from thinc.types import Floats3d
 
-from .. import fork_safety  # noqa: F401  (torch in forked nlp.pipe workers)
-from ..component_serialization import CfgAndModelSerialization
+from ..component_serialization import CfgAndModelSerialization, model_message
+from ..backends.choice import ONNXRUNTIME, check_backend, chosen_backend
+from ..backends.network_cache import NetworkCache
 from .character_view import CharacterView, Normaliser
-from .chunking import chunk_spans
-from ..models.criterion_transfer import add_criterion_row, freeze_all_but_criteria
-from ..models.feature_batch import padded_length
-from ..models.inference import inference_module, predict_with, resolve_precision
+from ..models.padded_inputs import padded_length
 from ..freed_memory import release_freed_memory
-from ..models.module_weights import load_model_message, weights_follow
 from .decoding import decode_words
 from .dictionary_bonus import add_dictionary_bonus
 from .gap_labels import unit_starts_word
-from .label_schemes import label_scheme
-from .criteria import criterion_ids, training_criteria
+from .criteria import training_criteria
+from .featurizer import Featurizer, featurizer_data
 from .merge_words import SegmentedText, merge_words
-from .symbol_ids import N_SYMBOL_COLUMNS, SymbolIds
-from .ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
-from .sequence_layout import SequenceLayout
-from ..lexicon import Lexicon, LexiconMatcher, load_lexicon, training_lexicon
-from ..lexicon.channel_storage import (
-    channel_counts,
-    channel_tags,
-    pack_bigrams,
-    pack_channel,
-    packed,
-    unpack_bigrams,
-    unpack_channel,
-)
+from .symbol_ids import SymbolIds
+from ..lexicon import Lexicon, load_lexicon, training_lexicon
+from ..lexicon.channel_storage import pack_channel
 from ..lexicon.jackknife import training_word_folds
 from ..lexicon.word_tagger import word_tags
 from ..lexicon.match_features import EVERY_FOLD, text_fold
-from ..models.wrapped_module import torch_module
-from ..ngram_vectors import NgramVectors
-from ..ngram_vectors.model_initialization import check_normalisation, copy_into_model, extend_vocabularies
 from .span_constraints import apply_span_constraints
 from .settings import USER_DICTIONARY_MODES, SegmenterSettings, default_settings, takes_settings
 from .unbroken_spans import PatternSpans, grapheme_clusters
@@ -88,9 +72,17 @@ highway_output = true
 bigram_width = 0
 """
 DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
-# Held while a segmenter builds its inference copy (rare), so that concurrent
+# The file (and serialization key) of the featurizer's learned data: msgpack
+# (featurizer.py), excluded by exclude=["featurizer"].
+FEATURIZER_KEY = "featurizer"
+# The file (and serialization key) of the network's ONNX graph, when the
+# pipeline holds one: excluded by exclude=["graph"].
+GRAPH_KEY = "graph.onnx"
+# Held while a segmenter builds its inference network (rare), so that concurrent
 # first predictions build it once. Module-level: components are pickled.
-_INFERENCE_BUILD_LOCK = threading.Lock()
+_NETWORK_BUILD_LOCK = threading.Lock()
+# Texts the network is traced with when exported (export_onnx).
+EXPORT_EXAMPLES = ("今天北京天气很好，新华社记者报道。", "中国", "ＡＢＣ公司在2009年买了iPhone。")
 # Units featurized and scored at a time (unit_windows.py): about 2 MB of
 # features; a batch of 256 CTB6 sentences (about 12,000 units) fits in one
 # window. Peak RSS for one 1,000,000-character text grows with it (segment_texts
@@ -141,52 +133,62 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             **dataclasses.asdict(checked),
             "user_words": [],
             "user_tags": {},
-            "symbols": [],
-            "bigrams": [],
-            "criteria": [],
             "lexicons": [],
             "ngram_vectors": None,
         }
-        self.normaliser = Normaliser(
-            fold_width=checked.fold_width, collapse_runs=checked.collapse_runs, opencc=checked.opencc
+        settings_of_model = model.attrs.get("settings", {})
+        self.featurizer = Featurizer(
+            Normaliser(fold_width=checked.fold_width, collapse_runs=checked.collapse_runs, opencc=checked.opencc),
+            checked.max_length,
+            word_slots=settings_of_model.get("word_slots", 0),
+            trigrams=bool(settings_of_model.get("trigram_width", 0)),
+            word_replacement_threshold=checked.word_replacement_threshold,
         )
-        self._symbol_ids = SymbolIds([])
-        self._lexicon_matcher: Optional[LexiconMatcher] = None
         self._user_dictionary = UserDictionary()
         self._pattern_spans = PatternSpans(checked.unbroken_patterns)
-        # The frozen copy of the model that predicts (models/inference.py),
-        # built on first use after the weights last changed.
-        self._inference = None
+        # The network's ONNX graph (export_onnx; saved under GRAPH_KEY), or None.
+        self._graph: Optional[bytes] = None
+        # Saved weights not yet loaded into the torch model: a pipeline loaded
+        # with a graph that ONNX Runtime runs needs torch only to train,
+        # export or predict on torch (_require_weights).
+        self._pending_weights: Optional[bytes] = None
+        # What runs the network at inference (backends/), built on first use
+        # after the weights last changed, in the process that uses it.
+        self._network = NetworkCache()
 
     # -- features -----------------------------------------------------------------
 
     @property
+    def normaliser(self) -> Normaliser:
+        """The model's view of a text (featurizer.py)."""
+        return self.featurizer.normaliser
+
+    @property
     def symbols(self) -> List[str]:
         """The model's symbol vocabulary (training characters), id = index + 4."""
-        return self.cfg["symbols"]
+        return self.featurizer.symbols
 
     @property
     def bigrams(self) -> List[Tuple[str, str]]:
         """The model's bigram vocabulary: (left, right) symbol pairs, id = index + 4."""
-        return unpack_bigrams(self.cfg["bigrams"])
+        return self.featurizer.bigrams
 
     def _set_vocabularies(self, symbols: Sequence[str], bigrams: Union[str, Sequence[Sequence[str]]]) -> None:
         """bigrams: (left, right) pairs, or pack_bigrams' string of them."""
-        pairs = unpack_bigrams(bigrams)
-        self.cfg["symbols"] = list(symbols)
-        # One string (lexicon/channel_storage.py), not a list of pairs.
-        self.cfg["bigrams"] = bigrams if isinstance(bigrams, str) else pack_bigrams(pairs)
-        self._symbol_ids = SymbolIds(self.cfg["symbols"], pairs)
+        self.featurizer.set_vocabularies(symbols, bigrams)
 
     @property
     def criteria(self) -> List[str]:
         """The criteria of a multi-criteria model (its training corpora); [] otherwise."""
-        return self.cfg["criteria"]
+        return self.featurizer.criteria
+
+    def _set_criteria(self, criteria: Sequence[str]) -> None:
+        self.featurizer.criteria = list(criteria)
 
     @property
     def lexicons(self) -> List[str]:
         """The names of the lexicon channels the model sees (e.g. "training", "jieba")."""
-        return [channel["name"] for channel in self.cfg["lexicons"]]
+        return self.featurizer.lexicons
 
     def lexicon_words(self, name: str) -> Dict[str, int]:
         """The words of the lexicon channel ``name``, each with its fold mask
@@ -194,32 +196,20 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
 
         RAISES KeyError: naming the channels, for an unknown name.
         """
-        for channel in self.cfg["lexicons"]:
-            if channel["name"] == name:
-                return unpack_channel(channel)
-        raise KeyError(f"'{self.name}' has no lexicon channel '{name}' (channels: {self.lexicons})")
+        try:
+            return self.featurizer.lexicon_words(name)
+        except KeyError:
+            raise KeyError(f"'{self.name}' has no lexicon channel '{name}' (channels: {self.lexicons})") from None
 
     def _set_lexicons(self, channels: Sequence[dict]) -> None:
         """channels: stored channels (lexicon/channel_storage.py). In "prefer"
-        mode the user dictionary's words join the last channel. Only the
-        packed channels stay in memory; the word dicts live while the
-        matcher is built."""
-        self.cfg["lexicons"] = [packed(channel) for channel in channels]
-        matched = [unpack_channel(channel) for channel in self.cfg["lexicons"]]
-        if matched and self.cfg["user_dictionary_mode"] == "prefer" and len(self._user_dictionary):
-            # Into the matcher only: the saved channel keeps only its own words.
-            matched[-1].update(dict.fromkeys(self._user_dictionary.words, EVERY_FOLD))
-        tags: Dict[str, str] = {}
-        for channel in reversed(self.cfg["lexicons"]):  # the first channel's tag wins
-            tags.update(channel_tags(channel))
-        if self.cfg["user_dictionary_mode"] == "prefer":
-            tags.update(self.cfg["user_tags"])
-        names = self.lexicons
-        embedded = names.index("training") if "training" in names else None  # the words with word embeddings
-        counts = channel_counts(self.cfg["lexicons"][embedded]) if embedded is not None else {}
-        self._lexicon_matcher = LexiconMatcher(matched, self.normaliser, tags, counts, embedded) if matched else None
-        del matched, tags, counts
-        release_freed_memory()  # the word dicts and keys just dropped (freed_memory.py)
+        mode the user dictionary's words join the last channel (in the
+        matcher only) and its POS tags win over the channels'."""
+        prefer = self.cfg["user_dictionary_mode"] == "prefer"
+        extra_words = self._user_dictionary.words if prefer and len(self._user_dictionary) else ()
+        self.featurizer.set_lexicons(channels, extra_words, self.cfg["user_tags"] if prefer else None)
+        # The channels' names only: the words are the featurizer's, saved under its own key.
+        self.cfg["lexicons"] = [{"name": name} for name in self.featurizer.lexicons]
 
     # -- user dictionary --------------------------------------------------------------
 
@@ -237,7 +227,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         if mode not in USER_DICTIONARY_MODES:
             raise ValueError(f"The user dictionary mode must be one of {USER_DICTIONARY_MODES}, got '{mode}'")
         self.cfg["user_dictionary_mode"] = mode
-        self._set_lexicons(self.cfg["lexicons"])
+        self._set_lexicons(self.featurizer.channels)
 
     def add_words(self, words: Iterable[str]) -> None:
         """Add words to the user dictionary (saved with the pipeline). In "force"
@@ -266,7 +256,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
     def _user_words_changed(self) -> None:
         self.cfg["user_words"] = self._user_dictionary.words
         if self.cfg["user_dictionary_mode"] == "prefer":
-            self._set_lexicons(self.cfg["lexicons"])
+            self._set_lexicons(self.featurizer.channels)
 
     def _constrain(self, text: str, view: CharacterView, words: numpy.ndarray) -> numpy.ndarray:
         """The words with (force mode) the dictionary words whole, and pattern
@@ -285,72 +275,18 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         training: bool = False,
     ) -> Tuple[List[CharacterView], List[List[Tuple[int, int]]], List[numpy.ndarray]]:
         """Views, sequence spans per text, and per sequence (flat, in order) the
-        int64 (n, 11 + K) features of its symbols (``_sequence_features``).
+        int64 (n, 11 + K) features of its symbols (Featurizer.featurize).
 
         criteria: per text its criterion name, or None for the default.
         folds: per training text its jackknife fold; None at inference.
         training: whether the word slots replace words by POS (seed 003 eq. 15).
+        RAISES ValueError: for an unknown criterion, naming the known ones.
         """
-        ids = criterion_ids(criteria, self.criteria, self.cfg["criterion"], self.name)
-        views, spans = self._views_and_spans(texts)
-        return views, spans, self._sequence_features(views, spans, ids, folds, training)
-
-    def _views_and_spans(self, texts: Sequence[str]) -> Tuple[List[CharacterView], List[List[Tuple[int, int]]]]:
-        """Per text its CharacterView and its model sequences' [start, end) unit spans."""
-        views = [self.normaliser(text) for text in texts]
-        return views, [chunk_spans(view.symbols, self.cfg["max_length"]) for view in views]
-
-    def _sequence_features(
-        self,
-        views: Sequence[CharacterView],
-        spans: Sequence[Sequence[Tuple[int, int]]],
-        ids: Sequence[int],
-        folds: Optional[Sequence[int]] = None,
-        training: bool = False,
-    ) -> List[numpy.ndarray]:
-        """Per sequence (flat, in order) the int64 (n, 11 + K) features of its
-        symbols: unigram, bigram and criterion ids, lexicon flags, trigram
-        hashes and K word slots (the model's word_slots; models/feature_batch.py).
-
-        views: the texts. spans: per text consecutive sequences of it (all of
-            them, or a window's: unit_windows.py). ids: per text its criterion index.
-        folds: per training text its jackknife fold; None at inference.
-        training: whether the word slots replace words by POS (seed 003 eq. 15).
-        """
-        # The sequences laid end to end: one numpy pass for the batch.
-        layout = SequenceLayout([end - start for text_spans in spans for start, end in text_spans])
-        if not layout.n_units:
-            return []
-        ranges = [(text_spans[0][0], text_spans[-1][1]) if text_spans else (0, 0) for text_spans in spans]
-        symbols = "".join(view.symbols[start:end] for view, (start, end) in zip(views, ranges))
-        sequence_criteria = numpy.repeat(numpy.asarray(ids, dtype=numpy.int64), [len(text_spans) for text_spans in spans])
-        # Each block of columns is written into the one feature matrix as it is
-        # made (no concatenation: a window's features exist once).
-        flags = None
-        if self._lexicon_matcher is not None:  # first: its scratch arrays are gone before the matrix exists
-            flags = self._lexicon_matcher.batch_features(
-                [view.symbols for view in views], [view.spaced for view in views], folds, ranges
-            )
-        n_slots = self.model.attrs["settings"].get("word_slots", 0)
-        slots_at = N_SYMBOL_COLUMNS + 1 + N_TRIGRAM_COLUMNS
-        features = numpy.zeros((layout.n_units, slots_at + n_slots), dtype=numpy.int64)
-        features[:, :N_SYMBOL_COLUMNS] = self._symbol_ids.features(symbols, layout, sequence_criteria)
-        if flags is not None:
-            features[:, N_SYMBOL_COLUMNS] = numpy.concatenate(flags)
-            del flags
-        if self.model.attrs["settings"].get("trigram_width", 0):
-            trigram_hashes(symbols, layout, out=features[:, N_SYMBOL_COLUMNS + 1 : slots_at])
-        if n_slots and self._lexicon_matcher is not None:
-            threshold = self.cfg["word_replacement_threshold"]
-            slots = self._lexicon_matcher.batch_word_slots(
-                [view.symbols for view in views], [view.spaced for view in views], n_slots, folds, ranges, threshold,
-                training,
-            )
-            features[:, slots_at:] = numpy.concatenate(slots)
-        return layout.split(features)
+        ids = self.featurizer.criterion_ids(criteria, self.cfg["criterion"], self.name)
+        return self.featurizer.featurize(texts, ids, folds, training)
 
     def _check_initialized(self) -> None:
-        if not self.symbols or not self.model.layers:
+        if not self.symbols or not (self.model.layers or self._pending_weights is not None):
             raise ValueError(
                 f"The '{self.name}' component has no trained model: initialize it with "
                 "nlp.initialize() (spacy train does this) or load a trained pipeline."
@@ -374,18 +310,18 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """
         self._check_initialized()
         texts = list(texts)
-        ids = criterion_ids(criteria or [None] * len(texts), self.criteria, self.cfg["criterion"], self.name)
-        views, spans = self._views_and_spans(texts)
+        ids = self.featurizer.criterion_ids(criteria or [None] * len(texts), self.cfg["criterion"], self.name)
+        views, spans = self.featurizer.views_and_spans(texts)
         prefer = self._prefers_by_bonus()
         matches = [self._user_dictionary.matches(text) for text in texts] if prefer else []
-        scheme = label_scheme(self.model)
+        network = self._inference_network()
         span_starts: List[List[numpy.ndarray]] = [[] for _ in texts]
         windows = list(unit_windows([[end - start for start, end in text_spans] for text_spans in spans], WINDOW_UNITS))
         for window in windows:
             window_views = [views[text] for text, _, _ in window]
             window_spans = [spans[text][first:end] for text, first, end in window]
-            sequences = self._sequence_features(window_views, window_spans, [ids[text] for text, _, _ in window])
-            scores = self._score_sequences(sequences)
+            sequences = self.featurizer.sequence_features(window_views, window_spans, [ids[text] for text, _, _ in window])
+            scores = self._score_sequences(sequences, network)
             if prefer:
                 window_matches = [matches[text] for text, _, _ in window]
                 scores = add_dictionary_bonus(
@@ -394,9 +330,9 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
                     window_spans,
                     window_matches,
                     self.cfg["user_dictionary_bonus"],
-                    self.model.attrs.get("labels", "gaps"),
+                    network.labels,
                 )
-            starts = iter(scheme.word_starts(self.model, scores))
+            starts = iter(network.decoder.word_starts(scores))
             for text, first, end in window:
                 span_starts[text].extend(islice(starts, end - first))
             del sequences, scores, starts
@@ -416,42 +352,124 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
     def _prefers_by_bonus(self) -> bool:
         """"prefer" mode, user words, and no lexicon features to put them in."""
         return (
-            self.cfg["user_dictionary_mode"] == "prefer" and not self.cfg["lexicons"] and len(self._user_dictionary) > 0
+            self.cfg["user_dictionary_mode"] == "prefer" and not self.featurizer.channels and len(self._user_dictionary) > 0
         )
 
     @property
     def inference_precision(self) -> str:
         """The precision predictions run in on this machine: the ``precision``
-        setting, with "auto" resolved (models/inference.py)."""
+        setting, with "auto" resolved (models/inference.py); "float32" on ONNX
+        Runtime, which runs the float32 graph."""
+        if self.inference_backend == ONNXRUNTIME:
+            return "float32"
+        from ..models.inference import resolve_precision
+
         return resolve_precision(self.cfg["precision"])
 
+    @property
+    def inference_backend(self) -> str:
+        """What runs the network on the next prediction: "onnxruntime" or
+        "torch" (the ``inference_backend`` setting resolved, backends/choice.py).
+
+        RAISES ValueError, ImportError: as chosen_backend, for "onnxruntime"
+            without a graph or without ONNX Runtime.
+        """
+        return chosen_backend(self.cfg["inference_backend"], self._graph is not None, self.name)
+
+    def set_inference_backend(self, backend: str) -> None:
+        """Switch the backend ("auto", "onnxruntime" or "torch") for this
+        session (a saved pipeline takes the setting of its config); the next
+        prediction builds the network.
+
+        RAISES ValueError: for another name.
+        """
+        check_backend(backend)
+        self.cfg["inference_backend"] = backend
+        self._forget_inference()
+
+    @property
+    def has_graph(self) -> bool:
+        """Whether the pipeline holds an ONNX graph of its network (export_onnx)."""
+        return self._graph is not None
+
+    def _inference_network(self):
+        """The network that predicts (backends/): the ONNX Runtime session of
+        the graph or the model's torch inference copy, per inference_backend;
+        built once per set of weights and per process (a forked ``nlp.pipe``
+        worker builds its own), and safe for concurrent threads."""
+        with _NETWORK_BUILD_LOCK:
+            network = self._network.get()
+            if network is None:
+                if self.inference_backend == ONNXRUNTIME:
+                    from ..backends.onnx_network import OnnxNetwork
+
+                    network = OnnxNetwork(self._graph, self.cfg["inference_threads"])
+                else:
+                    from ..backends.torch_network import TorchNetwork
+
+                    self._require_weights()
+                    network = TorchNetwork(self.model, self.cfg["precision"])
+                    network.module  # built now, under the lock
+                self._network.set(network)
+            return network
+
     def _inference_module(self):
-        """The frozen eval-mode copy of the model in the configured precision,
-        built once per set of weights (thread-safe: one thread builds it)."""
-        with _INFERENCE_BUILD_LOCK:
-            if self._inference is None:
-                self._inference = inference_module(self.model, self.cfg["precision"])
-            return self._inference
+        """The torch inference copy of the model (models/inference.py)."""
+        from ..backends.torch_network import TorchNetwork
+
+        self._require_weights()
+        network = self._inference_network()
+        return network.module if isinstance(network, TorchNetwork) else TorchNetwork(self.model, self.cfg["precision"]).module
 
     def _forget_inference(self) -> None:
-        """The weights changed: the next prediction builds a new inference copy."""
-        self._inference = None
+        """The weights or the backend changed: the next prediction builds a new network."""
+        self._network.clear()
 
-    def _score_sequences(self, sequences: List[numpy.ndarray]) -> List[Floats3d]:
-        """Run the model over length-sorted batches of at most ``batch_units`` padded
-        units (spaCy's minibatch_by_padded_size), with the inference copy of the
-        model: eval mode, no dropout, torch.inference_mode, no shared mutable state.
+    def _weights_changed(self) -> None:
+        """The weights changed: the graph of the old ones goes, and the network is rebuilt."""
+        self._graph = None
+        self._forget_inference()
+
+    def export_onnx(self) -> None:
+        """Export the network, with the current weights, as an ONNX graph that
+        the pipeline keeps (saved as gd_segmenter/graph.onnx by to_disk, under
+        its own key by to_bytes): with inference_backend "auto" or
+        "onnxruntime", ONNX Runtime then runs it (backends/onnx_export.py).
+        The graph takes sequences up to this max_length. Needs torch and
+        onnx; any later weight change (training, add_criterion, loading
+        weights) drops the graph.
+
+        RAISES ValueError: if the component is not initialized;
+            ImportError: without the onnx package, naming the extra.
+        """
+        from ..backends.onnx_export import export_graph
+
+        self._check_initialized()
+        self._require_weights()
+        _, _, example = self._featurize(list(EXPORT_EXAMPLES), [None] * len(EXPORT_EXAMPLES))
+        self._graph = export_graph(self.model, example, self.cfg["max_length"])
+        self._forget_inference()
+
+    def remove_onnx(self) -> None:
+        """Drop the pipeline's ONNX graph: predictions run on torch."""
+        self._graph = None
+        self._forget_inference()
+
+    def _score_sequences(self, sequences: List[numpy.ndarray], network=None) -> List[Floats3d]:
+        """Run the network over length-sorted batches of at most ``batch_units`` padded
+        units (spaCy's minibatch_by_padded_size): the inference network
+        (eval mode, no dropout, no shared mutable state).
         RETURNS per sequence its scores as numpy (one host copy per batch)."""
         if not sequences:
             return []
-        module = self._inference_module()
+        network = network or self._inference_network()
         position = {id(seq): i for i, seq in enumerate(sequences)}
         results: List[Optional[Floats3d]] = [None] * len(sequences)
         batches = minibatch_by_padded_size(
             sequences, size=self.cfg["batch_units"], buffer=len(sequences), get_length=padded_length
         )
         for batch in batches:
-            for seq, score in zip(batch, predict_with(module, self.model, batch)):
+            for seq, score in zip(batch, network.scores(batch)):
                 results[position[id(seq)]] = score
         return results
 
@@ -504,6 +522,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         if not any(len(eg.predicted) for eg in examples):
             return losses
         self._check_initialized()
+        self._require_weights()
         set_dropout_rate(self.model, drop)
         views, spans, sequences = self._featurize_examples(examples)
         scores, backprop = self.model.begin_update(sequences)
@@ -515,18 +534,24 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         return losses
 
     def finish_update(self, sgd: Optimizer) -> None:
-        """Update the weights (TrainablePipe.finish_update); predictions then use them."""
+        """Update the weights (TrainablePipe.finish_update); predictions then use
+        them (on torch: an exported graph of the old weights is dropped)."""
         super().finish_update(sgd)
-        self._forget_inference()
+        self._weights_changed()
 
     @contextmanager
     def use_params(self, params: dict):
-        """Predict with the given parameters (e.g. the optimizer's averages) in this block."""
+        """Predict with the given parameters (e.g. the optimizer's averages) in
+        this block, on torch (an exported graph has other weights: it is set
+        aside for the block)."""
+        self._require_weights()
+        graph, self._graph = self._graph, None
         with self.model.use_params(params):
             self._forget_inference()
             try:
                 yield
             finally:
+                self._graph = graph
                 self._forget_inference()
 
     def get_loss(self, examples: Iterable[Example], scores: List[Floats3d]) -> Tuple[float, List[Floats3d]]:
@@ -541,6 +566,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         RAISES ValueError: if a reference text differs from its predicted text, or the loss is NaN.
         """
         validate_examples(examples, "Segmenter.get_loss")
+        self._require_weights()
         examples = list(examples)
         views, spans, _ = self._featurize_examples(examples)
         return self._loss(examples, views, spans, scores)
@@ -561,6 +587,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         scores: List[Floats3d],
     ) -> Tuple[float, List[Floats3d]]:
         """get_loss for texts already featurized (views and sequence spans per example)."""
+        from .label_schemes import label_scheme
+
         scheme = label_scheme(self.model)
         labels: List[numpy.ndarray] = []
         for eg, view, text_spans in zip(examples, views, spans):
@@ -619,6 +647,11 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             FileNotFoundError: for a missing vectors folder.
         """
         validate_get_examples(get_examples, "Segmenter.initialize")
+        from ..models.wrapped_module import torch_module
+        from ..ngram_vectors import NgramVectors
+        from ..ngram_vectors.model_initialization import check_normalisation, copy_into_model, extend_vocabularies
+
+        self._pending_weights = None  # new weights: those of a loaded pipeline are not wanted
         min_count = self.cfg["bigram_min_count"]
         bigram_width = self.model.attrs.get("settings", {}).get("bigram_width", 0)
         if bool(min_count) != bool(bigram_width):
@@ -638,14 +671,14 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             symbols, bigrams = extend_vocabularies(symbols, bigrams, vectors, with_bigrams=bool(min_count))
         self._set_vocabularies(symbols, bigrams)
         self._set_lexicons(self._lexicon_channels(get_examples, training_lexicon, lexicons, training_word_tagger))
-        self.cfg["criteria"] = (
+        self._set_criteria(
             training_criteria((eg.reference._.cws_criterion for eg in get_examples()), self.cfg["criterion"], self.name)
             if self.cfg["multi_criteria"]
             else []
         )
         self._build_model()
         if vectors is not None:
-            copied = copy_into_model(torch_module(self.model), self._symbol_ids, self.symbols, vectors)
+            copied = copy_into_model(torch_module(self.model), self.featurizer.symbol_ids, self.symbols, vectors)
             self.cfg["ngram_vectors"] = {**vectors.meta, "rows": copied}
         if user_dictionary:
             self.add_words(load_lexicon(str(user_dictionary)))
@@ -685,16 +718,18 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         return channels
 
     def _build_model(self) -> None:
-        self.model.set_dim("nL", self._lexicon_matcher.n_bits if self._lexicon_matcher else 0, force=True)
-        self.model.set_dim("nV", self._symbol_ids.n_unigrams, force=True)
-        self.model.set_dim("nB", self._symbol_ids.n_bigrams, force=True)
+        self.model.set_dim("nL", self.featurizer.n_lexicon_bits, force=True)
+        self.model.set_dim("nV", self.featurizer.symbol_ids.n_unigrams, force=True)
+        self.model.set_dim("nB", self.featurizer.symbol_ids.n_bigrams, force=True)
         self.model.set_dim("nC", len(self.criteria), force=True)
         self.model.initialize()
-        self._forget_inference()
+        self._weights_changed()
         self._apply_freezing()
 
     def _apply_freezing(self) -> None:
         if self.cfg["train_criteria_only"]:
+            from ..models.criterion_transfer import freeze_all_but_criteria
+
             freeze_all_but_criteria(self.model)
 
     def add_criterion(self, name: str) -> None:
@@ -713,26 +748,47 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             )
         if name in self.criteria:
             raise ValueError(f"'{self.name}' already has the criterion '{name}' (criteria: {', '.join(self.criteria)})")
+        from ..models.criterion_transfer import add_criterion_row
+
+        self._require_weights()
         add_criterion_row(self.model)
-        self._forget_inference()
+        self._weights_changed()
         # Appended, not sorted in: the existing criteria keep their embedding rows.
-        self.cfg["criteria"] = self.criteria + [name]
+        self._set_criteria(self.criteria + [name])
 
     # -- serialization ----------------------------------------------------------------
 
     def _load_cfg(self, cfg: dict) -> None:
-        """Take the learned vocabularies and criteria from a saved cfg; the
-        settings stay those of the pipeline's config (so a config override such
-        as a new default criterion takes effect)."""
-        self.cfg["criteria"] = list(cfg.get("criteria", []))
-        self._set_vocabularies(cfg.get("symbols", []), cfg.get("bigrams", []))
+        """Take the user dictionary and the n-gram vectors' record from a saved
+        cfg; the settings stay those of the pipeline's config (so a config
+        override such as a new default criterion takes effect). The learned
+        vocabularies, criteria and lexicon channels are the featurizer's
+        (_load_featurizer); a pipeline saved before they had their own key
+        keeps them here, and they load from here."""
         self._user_dictionary = UserDictionary(cfg.get("user_words", []))
         self.cfg["user_words"] = self._user_dictionary.words
         self.cfg["user_tags"] = dict(cfg.get("user_tags", {}))
-        self._set_lexicons(list(cfg.get("lexicons", [])))
         self.cfg["ngram_vectors"] = cfg.get("ngram_vectors")
+        if any(key in cfg for key in ("symbols", "bigrams", "criteria")):  # the earlier format
+            self._set_criteria(cfg.get("criteria", []))
+            self._set_vocabularies(cfg.get("symbols", []), cfg.get("bigrams", []))
+            self._set_lexicons(list(cfg.get("lexicons", [])))
+        elif self.featurizer.channels and self.cfg["user_dictionary_mode"] == "prefer":  # its words join the matcher
+            self._set_lexicons(self.featurizer.channels)
+
+    def _load_featurizer(self, data: Optional[bytes]) -> None:
+        """Take the featurizer's saved data (None: saved in the cfg, or excluded: kept)."""
+        if data is None:
+            return
+        saved = featurizer_data(data)
+        self._set_criteria(saved["criteria"])
+        self._set_vocabularies(list(saved["symbols"]), saved["bigrams"])
+        self._set_lexicons(saved["channels"])
 
     def _load_model_msg(self, msg: dict) -> None:
+        from ..models.module_weights import load_model_message, weights_follow
+
+        self._pending_weights = None
         if not self.model.layers:
             # Built with no initial weights: the saved ones become its weights
             # (models/module_weights.py), so they are never held twice.
@@ -745,6 +801,50 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
                 f"'{self.name}' cannot load its model weights: the file is corrupt or was "
                 f"saved with another model configuration ({type(err).__name__}: {err})"
             ) from err
-        self._forget_inference()
+        self._weights_changed()  # the callers keep a graph saved with these weights
         self._apply_freezing()
         release_freed_memory()  # the weights' bytes and float16 copies (freed_memory.py)
+
+    def _load_graph(self, graph: Optional[bytes]) -> None:
+        """Take a saved ONNX graph of the network (None: the pipeline has none)."""
+        self._graph = graph
+        self._forget_inference()
+
+    def _optional_parts(self) -> Dict[str, tuple]:
+        """The featurizer's learned data (FEATURIZER_KEY), and the ONNX graph
+        (GRAPH_KEY) where the pipeline holds one, each under its own key; both
+        load before the weights."""
+        return {
+            FEATURIZER_KEY: (self.featurizer.to_bytes, self._load_featurizer),
+            GRAPH_KEY: (lambda: self._graph, self._load_graph),
+        }
+
+    def _model_bytes(self) -> bytes:
+        """The weights as saved: the pending bytes where they were never loaded."""
+        return self._pending_weights if self._pending_weights is not None else self.model.to_bytes()
+
+    def _load_model_bytes(self, data: bytes) -> None:
+        """Take saved weights (after the graph, if any). With a graph that ONNX
+        Runtime will run they are kept as bytes (torch is not imported); else
+        they load into the model now.
+
+        RAISES ValueError: for bytes that are not a saved model (now, or on first need).
+        """
+        try:
+            deferred = self._graph is not None and self.inference_backend == ONNXRUNTIME
+        except (ImportError, ValueError):  # the backend's own error comes on the first prediction
+            deferred = False
+        if deferred:
+            self._pending_weights = data
+            self._forget_inference()
+        else:
+            graph = self._graph
+            self._load_model_msg(model_message(self.model, data))
+            self._graph = graph  # loaded with these weights
+
+    def _require_weights(self) -> None:
+        """Load pending weights into the torch model (imports torch); the graph stays."""
+        if self._pending_weights is not None:
+            graph = self._graph
+            self._load_model_msg(model_message(self.model, self._pending_weights))
+            self._graph = graph

@@ -3,8 +3,8 @@
 The component is the same for every architecture; the model says in
 ``attrs["labels"]`` which scheme it predicts ("gaps": GD-Transformer,
 Duan & Zhao 2020; "bmes": the BMES taggers of seeds 003/004). A scheme gives
-the gold labels of a text's sequences, the loss, and the units where words
-start.
+the gold labels of a text's sequences, the loss, and the decoder of the units
+where words start (word_start_decoders.py).
 """
 from typing import List, Tuple
 
@@ -13,10 +13,10 @@ from thinc.api import Model
 from thinc.types import Floats3d
 
 from ..models.crf_loss import crf_loss, crf_of, crf_transitions
-from .bmes_tags import bmes_tags, starts_from_tags
+from .bmes_tags import bmes_tags
 from .gap_labels import gap_labels
 from .softmax_loss import softmax_cross_entropy
-from .viterbi import viterbi_bmes
+from .word_start_decoders import GapDecoder, TagDecoder
 
 
 class GapScheme:
@@ -29,10 +29,13 @@ class GapScheme:
     def loss(self, model: Model, scores: List[Floats3d], gold: List[numpy.ndarray]) -> Tuple[float, List[Floats3d]]:
         return softmax_cross_entropy(model.ops, scores, gold)
 
+    def decoder(self, model: Model) -> GapDecoder:
+        """Greedy decoding of the gap scores (per sequence (H, n + 1, 2))."""
+        return GapDecoder()
+
     def word_starts(self, model: Model, scores: List[numpy.ndarray]) -> List[numpy.ndarray]:
-        """scores: per sequence (H, n + 1, 2). RETURNS per sequence bool (n,):
-        the gap before each unit is a boundary (unit 0's is the sequence edge)."""
-        return [score[0, :-1, 1] > score[0, :-1, 0] for score in scores]
+        """Per sequence bool (n,): the gap before each unit is a boundary (GapDecoder)."""
+        return self.decoder(model).word_starts(scores)
 
 
 class BMESScheme:
@@ -46,13 +49,14 @@ class BMESScheme:
             return crf_loss(model, scores, gold)
         return softmax_cross_entropy(model.ops, scores, gold)
 
+    def decoder(self, model: Model) -> TagDecoder:
+        """Decoding of the emissions (per sequence (1, n, 4)): constrained
+        Viterbi under the model's CRF scores, or argmax without a CRF."""
+        return TagDecoder(crf_transitions(model) if crf_of(model) is not None else None)
+
     def word_starts(self, model: Model, scores: List[numpy.ndarray]) -> List[numpy.ndarray]:
-        """scores: per sequence (1, n, 4). RETURNS per sequence bool (n,): units tagged B or S."""
-        if crf_of(model) is not None:
-            tags = viterbi_bmes([score[0] for score in scores], *crf_transitions(model))
-        else:
-            tags = [score[0].argmax(axis=-1) for score in scores]
-        return [starts_from_tags(seq_tags) for seq_tags in tags]
+        """Per sequence bool (n,): units tagged B or S (TagDecoder)."""
+        return self.decoder(model).word_starts(scores)
 
 
 SCHEMES = {"gaps": GapScheme(), "bmes": BMESScheme()}

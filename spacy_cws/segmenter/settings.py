@@ -11,7 +11,8 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, TypeVar
 
-from ..models.inference import check_precision
+from ..backends.choice import check_backend
+from ..models.precisions import check_precision
 from .unbroken_spans import DEFAULT_PATTERNS, upgraded_patterns
 
 USER_DICTIONARY_MODES = ("force", "prefer")
@@ -31,6 +32,15 @@ class SegmenterSettings:
         AVX512-BF16 or AMX, about 20x slower elsewhere) or "auto" (bfloat16
         on such CPUs, else float32; chosen when the copy is built, so a saved
         pipeline adapts to the machine that loads it); training is always float32.
+        The ONNX Runtime backend runs its float32 graph whatever this says.
+    inference_backend: what runs the network at inference (backends/choice.py):
+        "torch" (the model's inference copy), "onnxruntime" (the pipeline's
+        exported ONNX graph, see ``Segmenter.export_onnx``) or "auto" (the
+        graph where the pipeline holds one and ONNX Runtime is installed,
+        else torch). Training always runs torch.
+    inference_threads: intra-op threads of the ONNX Runtime session (0: its
+        default, one per physical core); the role torch.set_num_threads plays
+        for the torch backend.
     fold_width, collapse_runs, opencc: the model's view of the text (see Normaliser).
     bigram_min_count: keep training bigrams seen at least this often as
         features (0 = no bigram vocabulary; needs a model with bigram_width 0).
@@ -66,6 +76,8 @@ class SegmenterSettings:
     max_length: int = 256
     batch_units: int = 2048
     precision: str = "float32"
+    inference_backend: str = "auto"
+    inference_threads: int = 0
     fold_width: bool = True
     collapse_runs: bool = True
     opencc: Optional[str] = None
@@ -97,6 +109,9 @@ class SegmenterSettings:
                 f"got max_length={self.max_length}, batch_units={self.batch_units}"
             )
         check_precision(self.precision)
+        check_backend(self.inference_backend)
+        if self.inference_threads < 0:
+            raise ValueError(f"gd_segmenter needs inference_threads >= 0, got {self.inference_threads}")
 
 
 def default_settings() -> dict:

@@ -42,7 +42,7 @@ def overfit_and_reload(nlp, examples, optimizer, tmp_path, updates, max_loss):
     assert words == [sentence.split() for sentence in SENTENCES]
     nlp.to_disk(tmp_path / "pipeline")
     loaded = spacy.load(tmp_path / "pipeline")
-    assert loaded.get_pipe("gd_segmenter").cfg["lexicons"] == nlp.get_pipe("gd_segmenter").cfg["lexicons"]
+    assert loaded.get_pipe("gd_segmenter").featurizer.channels == nlp.get_pipe("gd_segmenter").featurizer.channels
     assert [[t.text for t in doc] for doc in loaded.pipe(TEXTS)] == words
     return words
 
@@ -95,18 +95,25 @@ def test_channels_and_bigrams_saved_before_0_3_3_load_the_same(tmp_path):
     examples = make_examples(nlp)
     nlp.initialize(lambda: examples)
     seg = nlp.get_pipe("gd_segmenter")
-    assert isinstance(seg.cfg["bigrams"], str) and all(isinstance(c["words"], str) for c in seg.cfg["lexicons"])
+    featurizer = seg.featurizer
+    assert isinstance(featurizer.packed_bigrams, str) and all(isinstance(c["words"], str) for c in featurizer.channels)
+    assert [c["name"] for c in seg.cfg["lexicons"]] == seg.lexicons  # only the names in the JSON cfg
     nlp.to_disk(tmp_path / "packed")
 
+    # The oldest format: everything in the cfg, the channels as {word: mask} and the bigrams as pairs.
     old_cfg = srsly.read_json(tmp_path / "packed" / "gd_segmenter" / "cfg")
+    old_cfg["symbols"] = seg.symbols
+    old_cfg["criteria"] = seg.criteria
     old_cfg["bigrams"] = [list(pair) for pair in seg.bigrams]
     old_cfg["lexicons"] = [{"name": name, "words": seg.lexicon_words(name)} for name in seg.lexicons]
     nlp.to_disk(tmp_path / "old")
     srsly.write_json(tmp_path / "old" / "gd_segmenter" / "cfg", old_cfg)
+    (tmp_path / "old" / "gd_segmenter" / "featurizer").unlink()
 
     packed, old = (spacy.load(tmp_path / name).get_pipe("gd_segmenter") for name in ("packed", "old"))
-    assert old.cfg["lexicons"] == packed.cfg["lexicons"] == seg.cfg["lexicons"]
-    assert old.cfg["bigrams"] == packed.cfg["bigrams"] == seg.cfg["bigrams"]
+    assert old.featurizer.channels == packed.featurizer.channels == featurizer.channels
+    assert old.featurizer.packed_bigrams == packed.featurizer.packed_bigrams == featurizer.packed_bigrams
+    assert old.symbols == packed.symbols == seg.symbols
     assert seg.lexicon_words("training")["法制"] > 0 and old.lexicon_words("training") == seg.lexicon_words("training")
     for features in zip(*(pipe._featurize(TEXTS, [None] * len(TEXTS))[2] for pipe in (seg, packed, old))):
         assert all((features[0] == other).all() for other in features[1:])

@@ -29,7 +29,7 @@ def test_word_attention_learns_and_round_trips(tmp_path, model):
     examples = make_examples(nlp)
     optimizer = nlp.initialize(lambda: examples)
     seg = nlp.get_pipe("gd_segmenter")
-    user_channel = seg.cfg["lexicons"][1]
+    user_channel = seg.featurizer.channels[1]
     assert user_channel["tags"].split("\n") == ["n", "n"]  # 法制建设 3 n / 公园 n
     overfit_and_reload(nlp, examples, optimizer, tmp_path, updates=300, max_loss=0.05)
 
@@ -58,7 +58,7 @@ def test_training_draws_replacements_and_inference_keeps_only_trained_words(tmp_
     examples = make_examples(nlp)
     nlp.initialize(lambda: examples)
     seg = nlp.get_pipe("gd_segmenter")
-    training = seg.cfg["lexicons"][0]
+    training = seg.featurizer.channels[0]
     assert dict(zip(training["words"].split("\n"), training["counts"]))["城市"] == 3
     example = next(eg for eg in examples if "边境" in eg.reference.text)
     text = example.reference.text
@@ -113,11 +113,11 @@ def test_a_tagger_tags_every_training_word_so_untagged_means_no_tag(tmp_path):
     for nlp in (tagged, untagged):
         examples = make_examples(nlp)
         nlp.initialize(lambda: examples)
-    training = tagged.get_pipe("gd_segmenter").cfg["lexicons"][0]
+    training = tagged.get_pipe("gd_segmenter").featurizer.channels[0]
     tags = dict(zip(training["words"].split("\n"), training["tags"].split("\n")))
     assert all(tags.values()) and len(tags) == len({w for s in SENTENCES for w in s.split()})
     assert (tags["一百九十多亿"], tags["iPhone"], tags["公园"]) == ("m", "eng", "n")
-    assert "tags" not in untagged.get_pipe("gd_segmenter").cfg["lexicons"][0]
+    assert "tags" not in untagged.get_pipe("gd_segmenter").featurizer.channels[0]
 
     def first_slot_class(nlp, text, word):
         slots = nlp.get_pipe("gd_segmenter")._featurize([text], [None])[2][0][:, SLOT_COLUMNS]

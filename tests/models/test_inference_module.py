@@ -104,12 +104,12 @@ def test_bfloat16_without_cpu_support_warns(monkeypatch):
 @pytest.mark.parametrize("change", [{}, *ABLATIONS, "bmes"])
 def test_rounding_the_inference_length_changes_no_score(change, monkeypatch):
     """Batches padded to a multiple of INFERENCE_LENGTH_MULTIPLE give the scores of exact padding."""
-    from spacy_cws.models import feature_batch
+    from spacy_cws.models import padded_inputs
 
     model = _with_random_weights(_bmes_tagger() if change == "bmes" else _initialized({**SETTINGS, **change}))
     module = inference_module(model, "float32")
     rounded = predict_with(module, model, _batch())
-    monkeypatch.setattr(feature_batch, "INFERENCE_LENGTH_MULTIPLE", 1)
+    monkeypatch.setattr(padded_inputs, "INFERENCE_LENGTH_MULTIPLE", 1)
     for got, want in zip(rounded, predict_with(module, model, _batch())):
         assert got.shape == want.shape
         numpy.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

@@ -1,0 +1,79 @@
+"""Do ONNX Runtime and torch give the same words? A pipeline's network run by
+both backends over a prepared corpus's test input, in one run, one thread each.
+
+    python scripts/onnx_agreement.py PIPELINE CORPUS_DIR [--threads 1] [--output-dir DIR]
+
+The pipeline's ONNX graph is exported first where it holds none
+(``Segmenter.export_onnx``). torch runs the float32 inference copy (the
+precision is set to float32: the graph is float32). Each backend segments
+the test input with nlp.pipe(batch_size=256) after a warm-up over the first
+200 lines; the report gives per backend chars/s of that one pass, the
+official SIGHAN F1 (perl-compatible, as ``evaluate``), and the number of
+lines whose words differ from torch's. Both system outputs are written to
+``--output-dir`` (torch.seg, onnxruntime.seg). A measurement script, not a
+timed test.
+"""
+import sys
+import time
+from pathlib import Path
+
+import spacy
+import torch
+import typer
+
+from spacy_cws.corpora.test_files import TEST_GOLD, TEST_INPUT, list_text_lines
+from spacy_cws.scoring.evaluate import system_line
+from spacy_cws.scoring.sighan import score_files
+
+BATCH_SIZE = 256
+WARM_UP_LINES = 200
+BACKENDS = ("torch", "onnxruntime")
+
+
+def main(
+    pipeline: str = typer.Argument(..., help="Installed package or folder of a gd_segmenter pipeline"),
+    corpus_dir: Path = typer.Argument(..., help="A prepared corpus folder (test_input.utf8, test_gold.utf8, train_words.txt)"),
+    threads: int = typer.Option(1, help="Threads of each backend (torch.set_num_threads, inference_threads)"),
+    output_dir: Path = typer.Option(Path("onnx_agreement"), help="Where each backend's system output is written"),
+):
+    torch.set_num_threads(threads)
+    overrides = {"precision": "float32", "inference_backend": "torch", "inference_threads": threads}
+    nlp = spacy.load(pipeline, config={"components": {"gd_segmenter": overrides}})
+    segmenter = nlp.get_pipe("gd_segmenter")
+    exported = 0.0
+    if not segmenter.has_graph:
+        start = time.perf_counter()
+        segmenter.export_onnx()
+        exported = time.perf_counter() - start
+    lines = list_text_lines(corpus_dir / TEST_INPUT)
+    n_chars = sum(map(len, lines))
+    output_dir.mkdir(parents=True, exist_ok=True)
+    words, rows = {}, []
+    for backend in BACKENDS:
+        segmenter.set_inference_backend(backend)
+        list(nlp.pipe(lines[:WARM_UP_LINES], batch_size=BATCH_SIZE))
+        start = time.perf_counter()
+        docs = list(nlp.pipe(lines, batch_size=BATCH_SIZE))
+        seconds = time.perf_counter() - start
+        words[backend] = [system_line(doc) for doc in docs]
+        system = output_dir / f"{backend}.seg"
+        system.write_bytes("".join(line + "\n" for line in words[backend]).encode("utf-8"))
+        f1 = score_files(corpus_dir / TEST_GOLD, system, corpus_dir / "train_words.txt", perl_compat=True).f1
+        rows.append((backend, n_chars / seconds, f1))
+    differing = sum(a != b for a, b in zip(words["torch"], words["onnxruntime"]))
+    out = [
+        f"`{pipeline}` on {corpus_dir / TEST_INPUT}: {len(lines):,} lines, {n_chars:,} characters, {threads} thread(s), "
+        f"nlp.pipe(batch_size={BATCH_SIZE}); graph exported in {exported:.1f} s"
+        if exported else f"`{pipeline}` on {corpus_dir / TEST_INPUT}: {len(lines):,} lines, {threads} thread(s)",
+        "",
+        "| backend | chars/s | x torch float32 | F1 | lines whose words differ from torch float32 |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for backend, speed, f1 in rows:
+        diff = differing if backend != "torch" else 0
+        out.append(f"| {backend} | {speed:,.0f} | {speed / rows[0][1]:.2f} | {100 * f1:.2f} | {diff}/{len(lines)} |")
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    typer.run(main)

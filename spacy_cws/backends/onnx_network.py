@@ -1,0 +1,74 @@
+"""A segmenter's network run by ONNX Runtime, from its exported graph (onnx_export.py).
+
+Needs no torch: the features are padded with numpy (models/padded_inputs.py),
+the session runs the float32 graph with ONNX Runtime's own graph
+optimisations, and the scores are decoded with numpy
+(segmenter/word_start_decoders.py). ``InferenceSession.run`` is thread-safe,
+so one network serves any number of threads.
+"""
+from typing import List
+
+import numpy
+
+from ..models.padded_inputs import INPUT_NAMES, padded_inputs, padded_length, unpadded_scores
+from ..segmenter.word_start_decoders import word_start_decoder
+from .choice import ONNXRUNTIME_INSTALL
+from .graph_metadata import read_metadata
+
+
+def import_onnxruntime():
+    """The onnxruntime module. RAISES ImportError naming the extra to install."""
+    try:
+        import onnxruntime
+    except ImportError as err:
+        raise ImportError(f"Running a segmenter's ONNX graph needs ONNX Runtime: {ONNXRUNTIME_INSTALL}") from err
+    return onnxruntime
+
+
+class OnnxNetwork:
+    """Scores of an exported segmentation graph, by an ONNX Runtime session on the CPU.
+
+    graph: the ONNX model's bytes (onnx_export.export_graph).
+    threads: the session's intra-op threads (0: ONNX Runtime's default, one
+        per physical core); inter-op work runs on the calling thread.
+    RAISES ImportError: without ONNX Runtime (naming the extra to install);
+        ValueError: for a graph spacy-cws did not export;
+        onnxruntime's errors for bytes that are not an ONNX model.
+    """
+
+    backend = "onnxruntime"
+
+    def __init__(self, graph: bytes, threads: int = 0):
+        onnxruntime = import_onnxruntime()
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+        self.threads = threads
+        self.session = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
+        self.labels, self.longest, crf = read_metadata(self.session.get_modelmeta().custom_metadata_map)
+        self.decoder = word_start_decoder(self.labels, None if crf is None else tuple(numpy.asarray(p) for p in crf))
+        self._edges = self.labels == "gaps"  # BOS and EOS around each sequence; gaps 0..n
+        self._inputs = {node.name for node in self.session.get_inputs()}  # the exporter drops unused inputs
+
+    def scores(self, batch: List[numpy.ndarray]) -> List[numpy.ndarray]:
+        """batch: per sequence int64 (n, 11 + K) features (featurizer.py), each
+        with padded_length at most ``longest``.
+        RETURNS per sequence float32 scores: (H, n + 1, 2) gap logits or (1, n, 4) emissions.
+        RAISES ValueError: for a sequence longer than the graph takes (a larger
+            max_length than at export).
+        """
+        if not batch:
+            return []
+        too_long = max(padded_length(seq) for seq in batch)
+        if too_long > self.longest:
+            raise ValueError(
+                f"the ONNX graph takes sequences of at most {self.longest - 2} units, got one of "
+                f"{max(map(len, batch))}: export it again at this max_length, or use inference_backend = \"torch\""
+            )
+        inputs = padded_inputs(batch, edges=self._edges, is_train=False)
+        feed = {name: array for name, array in zip(INPUT_NAMES, inputs) if name in self._inputs}
+        (scores,) = self.session.run(["scores"], feed)
+        if self._edges:  # (H, B, T - 1, 2): gaps 0..n of each sequence
+            return unpadded_scores(scores, [len(seq) + 1 for seq in batch], batch_axis=1)
+        return unpadded_scores(scores[None], [len(seq) for seq in batch], batch_axis=1)

@@ -1,0 +1,98 @@
+"""The featurizer, the decoders and the ONNX Runtime backend import no torch.
+
+Each check runs in a fresh interpreter where ``import torch`` fails, as in
+an install without torch.
+"""
+import subprocess
+import sys
+
+import pytest
+
+BLOCK_TORCH = "import sys; sys.modules['torch'] = None\n"
+TORCH_FREE = [
+    "spacy_cws",
+    "spacy_cws.segmenter.component",
+    "spacy_cws.mwa.component",
+    "spacy_cws.models.gd_transformer",
+    "spacy_cws.models.bmes_tagger",
+    "spacy_cws.segmenter.featurizer",
+    "spacy_cws.segmenter.word_start_decoders",
+    "spacy_cws.segmenter.decoding",
+    "spacy_cws.models.padded_inputs",
+    "spacy_cws.backends.choice",
+    "spacy_cws.backends.onnx_network",
+]
+
+
+@pytest.mark.parametrize("module", TORCH_FREE)
+def test_module_imports_without_torch(module):
+    code = BLOCK_TORCH + f"import {module}\nassert sys.modules['torch'] is None\n"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+
+
+def test_featurizer_makes_features_without_torch():
+    code = BLOCK_TORCH + (
+        "from spacy_cws.segmenter.character_view import Normaliser\n"
+        "from spacy_cws.segmenter.featurizer import Featurizer\n"
+        "featurizer = Featurizer(Normaliser(), max_length=8)\n"
+        "featurizer.set_vocabularies(['今', '天'], [('<s>', '今'), ('今', '天')])\n"
+        "_, spans, (first, second) = featurizer.featurize(['今天好今天今天今天今天'], [0])\n"
+        "assert spans == [[(0, 8), (8, 11)]] and first.shape == (8, 11) and second.shape == (3, 11)\n"
+        "assert first[:3, 0].tolist() == [4, 5, 1] and first[0, 1] == 4 and first[1, 1] == 5\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+
+
+# Loads a pipeline (argv[1]) with torch blocked and prints its words for the
+# texts (argv[2], JSON). spacy-transformers, a test dependency whose factory
+# spaCy imports with every pipeline, needs torch: a user's install without
+# torch has no such plugin, so its entry points are hidden here.
+LOAD_WITHOUT_TORCH = BLOCK_TORCH + '''
+import importlib.metadata as metadata
+import json
+
+_entry_points = metadata.entry_points
+
+
+def entry_points(**selection):
+    found = _entry_points(**selection)
+    if hasattr(found, "values"):  # every group
+        found = [entry for group in found.values() for entry in group]
+    return metadata.EntryPoints(entry for entry in found if not entry.value.startswith("spacy_transformers"))
+
+
+metadata.entry_points = entry_points
+import spacy
+
+nlp = spacy.load(sys.argv[1])
+segmenter = nlp.get_pipe("gd_segmenter")
+words = [[t.text for t in doc] for doc in nlp.pipe(json.loads(sys.argv[2]))]
+assert sys.modules["torch"] is None
+print(json.dumps({"backend": segmenter.inference_backend, "words": words}))
+'''
+
+
+def test_pipeline_with_a_graph_loads_and_segments_without_torch(trained_nlp, tmp_path):
+    """spaCy imports every factory's module (mwa_enricher's too) and resolves
+    the model's architecture; with a graph none of that imports torch, and the
+    words are torch's."""
+    import json
+    import pickle
+
+    from ..segmentation_data import TEXTS
+
+    nlp = pickle.loads(pickle.dumps(trained_nlp))
+    nlp.get_pipe("gd_segmenter").export_onnx()
+    nlp.to_disk(tmp_path / "nlp")
+    texts = TEXTS + ["".join(TEXTS) * 3]
+    result = subprocess.run(
+        [sys.executable, "-c", LOAD_WITHOUT_TORCH, str(tmp_path / "nlp"), json.dumps(texts)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    loaded = json.loads(result.stdout)
+    assert loaded["backend"] == "onnxruntime"
+    nlp.get_pipe("gd_segmenter").set_inference_backend("torch")
+    assert loaded["words"] == [[t.text for t in doc] for doc in nlp.pipe(texts)]
