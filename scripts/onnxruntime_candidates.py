@@ -42,20 +42,15 @@ from spacy_cws.models.feature_batch import INFERENCE_LENGTH_MULTIPLE
 from spacy_cws.models.inference import native_bfloat16
 from spacy_cws.models.pytorch_fused_gd import FusedGDTransformer
 from spacy_cws.models.wrapped_module import torch_module
+from spacy_cws.backends.onnx_export import DYNAMIC_AXES as INPUT_AXES
+from spacy_cws.models.padded_inputs import INPUT_NAMES
 from spacy_cws.scoring.sighan import read_byte_lines, score_lines
 
 # The first texts segmented one at a time as well, to compare with their words in a batch.
 ALONE_TEXTS = 400
-# The module's inputs, in its forward's order (GDTransformer.forward).
-INPUTS = ["ids", "lengths", "bigrams", "criteria", "extras"]
-DYNAMIC_AXES = {
-    "ids": {0: "batch", 1: "length"},
-    "lengths": {0: "batch"},
-    "bigrams": {0: "batch", 1: "length"},
-    "criteria": {0: "batch"},
-    "extras": {0: "batch", 1: "length"},
-    "scores": {1: "batch", 2: "gaps"},
-}
+# The module's inputs, in its forward's order (GDTransformer.forward), and their axes.
+INPUTS = list(INPUT_NAMES)
+DYNAMIC_AXES = {**INPUT_AXES, "scores": {1: "batch", 2: "gaps"}}
 
 
 class TimedModule:
