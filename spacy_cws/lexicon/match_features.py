@@ -6,9 +6,10 @@ and each unit t of a text: whether a lexicon word begins at t (B), ends at t
 (E) or holds t strictly inside (M), by word length 2, 3, 4 and 5 or more, and
 whether t alone is a lexicon word (S): 13 flags per channel, packed into one
 int64 per unit (bit ``channel * 13 + flag``). A word never matches across
-whitespace. Matching uses an Aho-Corasick automaton (pyahocorasick) over the
-normalised symbols of the text, so finding every lexicon word is linear in the
-text's length plus the number of matches.
+whitespace. Matching walks a static trie of the lexicon's normalised words
+(key_index.py) from each unit of the text's normalised symbols: linear in the
+text's length times the longest word's. A pipeline saves the matcher as it
+is built (``to_bytes``), so loading it rebuilds nothing.
 
 Jackknifing (Zhang et al. 2018 train their dictionary features the same way):
 a lexicon built from the training words would otherwise tell the model that
@@ -20,12 +21,14 @@ folds. At inference every word is seen.
 import zlib
 from array import array
 from functools import partial
-from itertools import chain, islice
+from itertools import islice
 from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
+import srsly
 
 from ..segmenter.character_view import Normaliser
+from .key_index import KeyIndex
 from .pos_tags import coarse_tag
 from .word_slots import drop_replaced, fill_word_slots, replacement_probability
 
@@ -63,6 +66,12 @@ def _block_keys(words: Sequence[str], normaliser: Normaliser) -> List[str]:
     return [view.symbols[a:b] for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist())]
 
 
+def normaliser_signature(normaliser: Normaliser) -> list:
+    """What the keys of a matcher depend on: a matcher saved with another
+    signature (e.g. a config override of opencc) must be rebuilt."""
+    return [normaliser.fold_width, normaliser.collapse_runs, normaliser.opencc]
+
+
 def _pack_flags(flags: numpy.ndarray) -> numpy.ndarray:
     """bool (n, b) with b <= 63 -> int64 (n,), flag j as bit j (numpy.packbits:
     8 bytes a row, where a matrix product would make 8 bytes a flag)."""
@@ -96,12 +105,8 @@ class LexiconMatcher:
         frequencies: Optional[Mapping[str, int]] = None,
         embedded_channel: Optional[int] = None,
     ):
-        import ahocorasick  # pyahocorasick
-
         if len(channels) > MAX_CHANNELS:
             raise ValueError(f"At most {MAX_CHANNELS} lexicon channels fit the features, got {len(channels)}")
-        self.n_channels = len(channels)
-        self.embedded_channel = embedded_channel
         tags, frequencies = tags or {}, frequencies or {}
         # A row per distinct key (normalised word), its values in arrays: a
         # Python list per key held about 100 bytes more for each of the
@@ -130,25 +135,63 @@ class LexiconMatcher:
             row = rows.get(key)
             if row is not None:
                 key_frequencies[row] += frequencies[word]
-        # The automaton maps each key to its row in the per-key arrays, so a
-        # text's matches become numpy arrays with no Python work per match.
-        self._automaton = ahocorasick.Automaton(ahocorasick.STORE_INTS)  # rows as C ints: 11 MB less for jieba
-        for row, key in enumerate(rows):
-            self._automaton.add_word(key, row)
-        self._key_lengths = numpy.fromiter((len(key) for key in rows), dtype=numpy.int64, count=len(rows))
-        self._key_masks = key_masks[kept_rows]
-        self._key_tags = numpy.frombuffer(key_tags, dtype=numpy.int64)[kept_rows]
-        self._key_frequencies = key_frequencies[kept_rows]
-        self._key_hashes = numpy.fromiter(
-            (zlib.crc32(key.encode("utf-8", "surrogatepass")) + 1 for key in rows), dtype=numpy.int64, count=len(rows)
-        )
+        values = {
+            "lengths": numpy.fromiter((len(key) for key in rows), dtype=numpy.int64, count=len(rows)),
+            "masks": key_masks[kept_rows],
+            "tags": numpy.frombuffer(key_tags, dtype=numpy.int64)[kept_rows],
+            "frequencies": key_frequencies[kept_rows],
+            "crc32": numpy.fromiter(
+                (zlib.crc32(key.encode("utf-8", "surrogatepass")) for key in rows), dtype=numpy.uint32, count=len(rows)
+            ),
+        }
         del key_masks, key_tags, key_frequencies
+        self._take(KeyIndex(list(rows), values), len(channels), embedded_channel, normaliser_signature(normaliser))
+
+    def _take(self, index: KeyIndex, n_channels: int, embedded_channel: Optional[int], signature: list) -> None:
+        """Match with ``index`` (KeyIndex): its arrays "lengths", "masks"
+        (keys, channels), "tags", "frequencies" and "crc32" are per key, each
+        in the smallest integer dtype that holds it (cast where used)."""
+        self.n_channels = n_channels
+        self.embedded_channel = embedded_channel
+        self.signature = signature
+        self._index = index
+        self._key_lengths = index.values["lengths"]
+        self._key_masks = index.values["masks"]
+        self._key_tags = index.values["tags"]
+        self._key_frequencies = index.values["frequencies"]
+        self._key_crc32 = index.values["crc32"]
         self._replacement_probabilities: Dict[float, numpy.ndarray] = {}
-        self.n_keys = len(rows)
+        self.n_keys = len(index)
         # A match covering unit t lies within max_key_length - 1 units of it.
-        self.max_key_length = int(self._key_lengths.max()) if rows else 0
-        if rows:
-            self._automaton.make_automaton()
+        self.max_key_length = index.max_key_length
+
+    def to_bytes(self) -> bytes:
+        """msgpack: the key index (key_index.py), the channel count, the
+        embedded channel and the normaliser's signature (normaliser_signature)."""
+        return srsly.msgpack_dumps(
+            {
+                "index": self._index.to_bytes(),
+                "n_channels": self.n_channels,
+                "embedded_channel": self.embedded_channel,
+                "normaliser": self.signature,
+            }
+        )
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "LexiconMatcher":
+        """The matcher saved by ``to_bytes``, with nothing rebuilt. Its
+        ``signature`` says which view of the text its keys were made in.
+
+        RAISES ValueError: for bytes that are not a saved matcher.
+        """
+        try:
+            msg = srsly.msgpack_loads(data)
+            index = KeyIndex.from_bytes(msg["index"])
+        except (TypeError, KeyError) as err:
+            raise ValueError(f"the lexicon matcher is corrupt ({type(err).__name__}: {err})") from err
+        matcher = cls.__new__(cls)
+        matcher._take(index, int(msg["n_channels"]), msg["embedded_channel"], list(msg["normaliser"]))
+        return matcher
 
     @property
     def n_bits(self) -> int:
@@ -239,7 +282,7 @@ class LexiconMatcher:
             spaced[offset : offset + len(text_spaced)] = text_spaced
         spaces_before = numpy.cumsum(spaced)
         fold_bits = None if folds is None else numpy.int64(1) << numpy.asarray(folds, dtype=numpy.int64)
-        found_matches = chain.from_iterable(self._automaton.iter(joined))
+        found_matches = self._index.matches(joined)
         # The matches are taken MATCH_BLOCK at a time, so their arrays do not grow with the text.
         while True:
             found = numpy.fromiter(islice(found_matches, 2 * MATCH_BLOCK), dtype=numpy.int64).reshape(-1, 2)
@@ -286,5 +329,7 @@ class LexiconMatcher:
         hashes = numpy.zeros(len(key_rows), dtype=numpy.int64)
         if self.embedded_channel is not None:
             embedded = masks[:, self.embedded_channel] != 0
-            hashes = drop_replaced(numpy.where(embedded, self._key_hashes[key_rows], 0), probabilities[key_rows], training)
-        return fill_word_slots(n_units, starts, ends - starts + 1, self._key_tags[key_rows], hashes, n_slots)
+            word_hashes = self._key_crc32[key_rows].astype(numpy.int64) + 1
+            hashes = drop_replaced(numpy.where(embedded, word_hashes, 0), probabilities[key_rows], training)
+        tags = self._key_tags[key_rows].astype(numpy.int64)
+        return fill_word_slots(n_units, starts, ends - starts + 1, tags, hashes, n_slots)

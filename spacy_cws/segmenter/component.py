@@ -201,13 +201,15 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         except KeyError:
             raise KeyError(f"'{self.name}' has no lexicon channel '{name}' (channels: {self.lexicons})") from None
 
-    def _set_lexicons(self, channels: Sequence[dict]) -> None:
+    def _set_lexicons(self, channels: Sequence[dict], saved_matcher: Optional[bytes] = None) -> None:
         """channels: stored channels (lexicon/channel_storage.py). In "prefer"
         mode the user dictionary's words join the last channel (in the
-        matcher only) and its POS tags win over the channels'."""
+        matcher only) and its POS tags win over the channels'.
+        saved_matcher: the channels' matcher as saved (featurizer.py)."""
         prefer = self.cfg["user_dictionary_mode"] == "prefer"
         extra_words = self._user_dictionary.words if prefer and len(self._user_dictionary) else ()
-        self.featurizer.set_lexicons(channels, extra_words, self.cfg["user_tags"] if prefer else None)
+        extra_tags = self.cfg["user_tags"] if prefer else None
+        self.featurizer.set_lexicons(channels, extra_words, extra_tags, saved_matcher)
         # The channels' names only: the words are the featurizer's, saved under its own key.
         self.cfg["lexicons"] = [{"name": name} for name in self.featurizer.lexicons]
 
@@ -783,7 +785,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         saved = featurizer_data(data)
         self._set_criteria(saved["criteria"])
         self._set_vocabularies(list(saved["symbols"]), saved["bigrams"])
-        self._set_lexicons(saved["channels"])
+        self._set_lexicons(saved["channels"], saved.get("matcher"))
 
     def _load_model_msg(self, msg: dict) -> None:
         from ..models.module_weights import load_model_message, weights_follow

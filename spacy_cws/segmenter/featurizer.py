@@ -24,18 +24,18 @@ from ..freed_memory import release_freed_memory
 from ..lexicon.channel_storage import (
     channel_counts,
     channel_tags,
-    pack_bigrams,
     packed,
     unpack_bigrams,
     unpack_channel,
 )
-from ..lexicon.match_features import EVERY_FOLD, LexiconMatcher
+from ..lexicon.match_features import EVERY_FOLD, LexiconMatcher, normaliser_signature
 from .character_view import CharacterView, Normaliser
 from .chunking import chunk_spans
 from .criteria import criterion_ids
 from .ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
 from .sequence_layout import SequenceLayout
-from .symbol_ids import N_SYMBOL_COLUMNS, SymbolIds
+from ..models.symbol_specials import BOS
+from .symbol_ids import N_SYMBOL_COLUMNS, SEQUENCE_END, SEQUENCE_START, SymbolIds
 
 # Where the word slots start in a sequence's features: symbol columns, lexicon flags, trigram hashes.
 SLOTS_COLUMN = N_SYMBOL_COLUMNS + 1 + N_TRIGRAM_COLUMNS
@@ -43,11 +43,21 @@ SLOTS_COLUMN = N_SYMBOL_COLUMNS + 1 + N_TRIGRAM_COLUMNS
 DATA_FORMAT = "spacy-cws.featurizer.v1"
 
 
+def _array_message(array: numpy.ndarray) -> dict:
+    return {"dtype": array.dtype.str, "shape": list(array.shape), "data": array.tobytes()}
+
+
+def _message_array(saved: dict) -> numpy.ndarray:
+    return numpy.frombuffer(saved["data"], dtype=numpy.dtype(saved["dtype"])).reshape(saved["shape"])
+
+
 def featurizer_data(data: bytes) -> dict:
     """The learned data of a featurizer, from ``Featurizer.to_bytes``: a dict
-    of "symbols" (one string, a symbol a character), "bigrams" (pack_bigrams'
-    string), "criteria" (names) and "channels" (packed lexicon channels,
-    lexicon/channel_storage.py).
+    of "symbols" (one string, a symbol a character), "bigrams" (the unigram
+    ids of the bigram vocabulary's pairs, int (n, 2); pack_bigrams' string in
+    featurizers saved before), "criteria" (names), "channels" (packed lexicon channels,
+    lexicon/channel_storage.py) and "matcher" (their LexiconMatcher's bytes,
+    or None; absent in featurizers saved before it was kept).
 
     RAISES ValueError: for bytes that are not a saved featurizer.
     """
@@ -57,7 +67,35 @@ def featurizer_data(data: bytes) -> dict:
         raise ValueError(f"the featurizer file is corrupt: not msgpack ({type(err).__name__}: {err})") from err
     if not isinstance(msg, dict) or msg.get("format") != DATA_FORMAT:
         raise ValueError(f"the featurizer file is not a spacy-cws featurizer of format '{DATA_FORMAT}'")
+    if "bigram_ids" in msg:
+        msg["bigrams"] = _message_array(msg.pop("bigram_ids"))
     return msg
+
+
+def channel_matcher(
+    channels: Sequence[Mapping],
+    normaliser: Normaliser,
+    extra_words: Sequence[str] = (),
+    extra_tags: Optional[Mapping[str, str]] = None,
+) -> Optional[LexiconMatcher]:
+    """The LexiconMatcher of packed channels (None without channels), built
+    from their words; the "training" channel's words are the embedded ones.
+    extra_words, extra_tags: as Featurizer.set_lexicons.
+    RAISES ValueError: for more than 4 channels.
+    """
+    matched = [unpack_channel(channel) for channel in channels]
+    if not matched:
+        return None
+    if extra_words:
+        matched[-1].update(dict.fromkeys(extra_words, EVERY_FOLD))
+    tags: Dict[str, str] = {}
+    for channel in reversed(channels):  # the first channel's tag wins
+        tags.update(channel_tags(channel))
+    tags.update(extra_tags or {})
+    names = [channel["name"] for channel in channels]
+    embedded = names.index("training") if "training" in names else None  # the words with word embeddings
+    counts = channel_counts(channels[embedded]) if embedded is not None else {}
+    return LexiconMatcher(matched, normaliser, tags, counts, embedded)
 
 
 class Featurizer:
@@ -87,30 +125,34 @@ class Featurizer:
         self.trigrams = trigrams
         self.word_replacement_threshold = word_replacement_threshold
         self.symbols: List[str] = []
-        self.packed_bigrams: str = pack_bigrams([])
         self.criteria: List[str] = []
         self.channels: List[dict] = []
         self.symbol_ids = SymbolIds([])
         self.matcher: Optional[LexiconMatcher] = None
+        # Whether the matcher holds words or tags beyond the channels' (set_lexicons).
+        self._matcher_has_extra = False
 
     # -- learned data -------------------------------------------------------------
 
     @property
     def bigrams(self) -> List[Tuple[str, str]]:
         """The bigram vocabulary: (left, right) symbol pairs, id = index + 4."""
-        return unpack_bigrams(self.packed_bigrams)
+        names = [SEQUENCE_START, SEQUENCE_END] + self.symbols  # unigram ids 2, 3, 4, ...
+        return [(names[left - BOS], names[right - BOS]) for left, right in self.symbol_ids.pair_unigram_ids().tolist()]
 
-    def set_vocabularies(self, symbols: Sequence[str], bigrams: Union[str, Sequence[Sequence[str]]]) -> None:
+    def set_vocabularies(
+        self, symbols: Sequence[str], bigrams: Union[str, Sequence[Sequence[str]], numpy.ndarray]
+    ) -> None:
         """symbols: single characters, id = index + 4. bigrams: (left, right)
-        pairs, or pack_bigrams' string of them.
+        pairs, pack_bigrams' string of them (saved by earlier versions), or
+        the unigram ids of the pairs (n, 2) (SymbolIds.pair_unigram_ids).
 
         RAISES ValueError: as SymbolIds, for a symbol that is not one character
             or a bigram of unknown symbols.
         """
-        pairs = unpack_bigrams(bigrams)
         self.symbols = list(symbols)
-        # One string (lexicon/channel_storage.py), not a list of pairs.
-        self.packed_bigrams = bigrams if isinstance(bigrams, str) else pack_bigrams(pairs)
+        # Held as sorted numpy keys only (symbol_ids.py), never as a list of pairs.
+        pairs = bigrams if isinstance(bigrams, numpy.ndarray) else unpack_bigrams(bigrams)
         self.symbol_ids = SymbolIds(self.symbols, pairs)
 
     @property
@@ -129,30 +171,33 @@ class Featurizer:
         raise KeyError(name)
 
     def set_lexicons(
-        self, channels: Sequence[Mapping], extra_words: Sequence[str] = (), extra_tags: Optional[Mapping[str, str]] = None
+        self,
+        channels: Sequence[Mapping],
+        extra_words: Sequence[str] = (),
+        extra_tags: Optional[Mapping[str, str]] = None,
+        saved_matcher: Optional[bytes] = None,
     ) -> None:
         """Take the stored channels (lexicon/channel_storage.py) and build the matcher.
 
         extra_words: words that join the last channel in the matcher only (a
             user dictionary in "prefer" mode); its stored channel keeps its own words.
         extra_tags: POS tags that win over the channels' (the user dictionary's).
+        saved_matcher: the matcher of these channels as saved (to_bytes), taken
+            as it is unless extra words or tags, or another view of the text
+            (normaliser_signature), call for a new one.
         Only the packed channels stay in memory; the word dicts live while the
         matcher is built.
-        RAISES ValueError: for more than 4 channels (LexiconMatcher).
+        RAISES ValueError: for more than 4 channels (LexiconMatcher), or a
+            corrupt saved matcher.
         """
         self.channels = [packed(channel) for channel in channels]
-        matched = [unpack_channel(channel) for channel in self.channels]
-        if matched and extra_words:
-            matched[-1].update(dict.fromkeys(extra_words, EVERY_FOLD))
-        tags: Dict[str, str] = {}
-        for channel in reversed(self.channels):  # the first channel's tag wins
-            tags.update(channel_tags(channel))
-        tags.update(extra_tags or {})
-        names = self.lexicons
-        embedded = names.index("training") if "training" in names else None  # the words with word embeddings
-        counts = channel_counts(self.channels[embedded]) if embedded is not None else {}
-        self.matcher = LexiconMatcher(matched, self.normaliser, tags, counts, embedded) if matched else None
-        del matched, tags, counts
+        self._matcher_has_extra = bool(extra_words or extra_tags)
+        if saved_matcher is not None and not self._matcher_has_extra:
+            matcher = LexiconMatcher.from_bytes(saved_matcher)
+            if matcher.signature == normaliser_signature(self.normaliser) and matcher.n_channels == len(self.channels):
+                self.matcher = matcher
+                return
+        self.matcher = channel_matcher(self.channels, self.normaliser, extra_words, extra_tags)
         release_freed_memory()  # the word dicts and keys just dropped (freed_memory.py)
 
     @property
@@ -169,14 +214,20 @@ class Featurizer:
 
     def to_bytes(self) -> bytes:
         """The learned data, msgpack (see featurizer_data): what the
-        segmenter saves under its "featurizer" key."""
+        segmenter saves under its "featurizer" key, with the channels'
+        matcher as built (LexiconMatcher.to_bytes), so that loading does not
+        rebuild it."""
+        matcher = self.matcher
+        if matcher is not None and self._matcher_has_extra:  # save the channels' own matcher
+            matcher = channel_matcher(self.channels, self.normaliser)
         return srsly.msgpack_dumps(
             {
                 "format": DATA_FORMAT,
                 "symbols": "".join(self.symbols),
-                "bigrams": self.packed_bigrams,
+                "bigram_ids": _array_message(self.symbol_ids.pair_unigram_ids()),
                 "criteria": list(self.criteria),
                 "channels": [dict(channel) for channel in self.channels],
+                "matcher": matcher.to_bytes() if matcher is not None else None,
             }
         )
 

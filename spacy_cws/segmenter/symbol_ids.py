@@ -7,7 +7,7 @@ Both vocabularies come from the training data only. Every symbol is one
 character (see CharacterView), so a unigram id is a table lookup by code
 point and a bigram id a sorted-key search: no Python loop over characters.
 """
-from typing import Iterable, List, Sequence, Tuple
+from typing import Iterable, List, Sequence, Tuple, Union
 
 import numpy
 
@@ -26,12 +26,13 @@ class SymbolIds:
 
     unigrams: the symbol vocabulary (single characters); id = index + 4.
     bigrams: known (left, right) symbol pairs, left may be "<s>" and right
-        "</s>"; id = index + 4. PAD (0) and UNK (1) are shared specials.
+        "</s>"; id = index + 4. PAD (0) and UNK (1) are shared specials. Or
+        the pairs as unigram ids: an int array (n, 2) (``pair_unigram_ids``).
     RAISES ValueError: if a unigram is not one character or a bigram names a
         symbol outside ``unigrams``.
     """
 
-    def __init__(self, unigrams: Sequence[str], bigrams: Sequence[Sequence[str]] = ()):
+    def __init__(self, unigrams: Sequence[str], bigrams: Union[Sequence[Sequence[str]], numpy.ndarray] = ()):
         bad = [u for u in unigrams if len(u) != 1]
         if bad:
             raise ValueError(f"Symbols must be single characters, got {bad[:5]}: retrain the pipeline")
@@ -43,7 +44,13 @@ class SymbolIds:
             self._unigram_table[code_points("".join(unigrams))] = numpy.arange(
                 N_SPECIAL_SYMBOLS, self.n_unigrams, dtype=numpy.int32
             )
-        keys = numpy.asarray([self._pair_key(left, right) for left, right in bigrams], dtype=numpy.int64)
+        if isinstance(bigrams, numpy.ndarray):
+            pairs = bigrams.astype(numpy.int64).reshape(-1, 2)
+            if len(pairs) and (pairs.min() < 0 or pairs.max() >= self.n_unigrams or (pairs == UNK).any()):
+                raise ValueError("Bigram unigram ids outside the unigram vocabulary: retrain the pipeline")
+            keys = pairs[:, 0] * self.n_unigrams + pairs[:, 1]
+        else:
+            keys = numpy.asarray([self._pair_key(left, right) for left, right in bigrams], dtype=numpy.int64)
         order = numpy.argsort(keys, kind="stable")
         self._bigram_keys = keys[order]
         self._bigram_ids = (order + N_SPECIAL_SYMBOLS).astype(numpy.int64)
@@ -60,6 +67,15 @@ class SymbolIds:
 
     def _pair_key(self, left: str, right: str) -> int:
         return self._symbol_id(left) * self.n_unigrams + self._symbol_id(right)
+
+    def pair_unigram_ids(self) -> numpy.ndarray:
+        """The bigram vocabulary as the unigram ids of its pairs, in id order:
+        (n, 2), in the smallest unsigned dtype that holds them (what a
+        featurizer saves; the constructor takes it back)."""
+        pairs = numpy.empty((len(self._bigram_keys), 2), dtype=numpy.int64)
+        rows = self._bigram_ids - N_SPECIAL_SYMBOLS
+        pairs[rows, 0], pairs[rows, 1] = self._bigram_keys // self.n_unigrams, self._bigram_keys % self.n_unigrams
+        return pairs.astype(numpy.min_scalar_type(max(self.n_unigrams - 1, 0)))
 
     def unigram_ids(self, symbols: str) -> numpy.ndarray:
         """int64 (n,): the unigram id of each symbol (UNK = 1 for unknown ones)."""

@@ -12,12 +12,15 @@ from ..segmentation_data import TEXTS
 def test_featurizer_data_round_trips_and_gives_the_same_features(trained_nlp, tmp_path):
     segmenter = trained_nlp.get_pipe("gd_segmenter")
     data = featurizer_data(segmenter.featurizer.to_bytes())
-    assert list(data["symbols"]) == segmenter.symbols and data["bigrams"] == segmenter.featurizer.packed_bigrams
+    assert list(data["symbols"]) == segmenter.symbols
+    assert data["bigrams"].tolist() == segmenter.featurizer.symbol_ids.pair_unigram_ids().tolist()
+    assert (data["matcher"] is None) == (segmenter.featurizer.matcher is None)  # saved as built
     trained_nlp.to_disk(tmp_path / "nlp")
     assert (tmp_path / "nlp" / "gd_segmenter" / "featurizer").is_file()
     assert "symbols" not in (tmp_path / "nlp" / "gd_segmenter" / "cfg").read_text(encoding="utf-8")
     loaded = spacy.load(tmp_path / "nlp").get_pipe("gd_segmenter")
     assert loaded.symbols == segmenter.symbols and loaded.criteria == segmenter.criteria
+    assert loaded.bigrams == segmenter.bigrams and loaded.lexicons == segmenter.lexicons
     for ours, theirs in zip(segmenter._featurize(TEXTS, [None] * len(TEXTS))[2], loaded._featurize(TEXTS, [None] * len(TEXTS))[2]):
         assert (ours == theirs).all()
 
@@ -32,3 +35,22 @@ def test_corrupt_featurizer_file_is_refused(trained_nlp, tmp_path):
     (tmp_path / "nlp" / "gd_segmenter" / "featurizer").write_bytes(b"\x80")
     with pytest.raises(ValueError, match="not a spacy-cws featurizer"):
         spacy.load(tmp_path / "nlp")
+
+
+def test_saved_matcher_loads_as_built_and_is_rebuilt_for_another_view(zh_cws_gd_sm_nlp, tmp_path):
+    """The shipped lexicons' matcher is saved as built and loads with the
+    same keys and features; a config override of the normaliser (opencc)
+    changes the keys a matcher needs, so the saved one is not taken."""
+    segmenter = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter")
+    zh_cws_gd_sm_nlp.to_disk(tmp_path / "nlp", exclude=["model", "graph"])
+    (tmp_path / "nlp" / "gd_segmenter" / "model").write_bytes(segmenter._model_bytes())
+    loaded = spacy.load(tmp_path / "nlp").get_pipe("gd_segmenter")
+    assert loaded.featurizer.matcher.n_keys == segmenter.featurizer.matcher.n_keys > 300_000
+    assert not loaded.featurizer.matcher._key_lengths.flags.writeable  # read in place from the saved bytes
+    texts = ["臺灣的資訊工程師在北京大學演講。", "我们在长江大桥上看到了新华社记者。"]
+    for ours, theirs in zip(segmenter._featurize(texts, [None] * 2)[2], loaded._featurize(texts, [None] * 2)[2]):
+        assert (ours == theirs).all()
+    override = {"components": {"gd_segmenter": {"opencc": None}}}
+    rebuilt = spacy.load(tmp_path / "nlp", config=override).get_pipe("gd_segmenter")
+    assert rebuilt.featurizer.matcher.signature == [True, True, None]
+    assert loaded.featurizer.matcher.signature == [True, True, "t2s"]
