@@ -54,6 +54,10 @@ class CfgAndModelSerialization:
         RAISES ValueError: for bytes that are not a saved model."""
         self._load_model_msg(model_message(self.model, data))
 
+    def _load_model_file(self, path: Path) -> None:
+        """Take the saved "model" file (from_disk): its bytes, by default."""
+        self._load_model_bytes(path.read_bytes())
+
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         serialize = {"cfg": lambda: srsly.json_dumps(self.cfg), "model": self._model_bytes}
         serialize.update({key: get for key, (get, _) in self._optional_parts().items()})
@@ -96,7 +100,7 @@ class CfgAndModelSerialization:
         def load_model(p: Path) -> None:
             try:
                 # The file's bytes are a temporary, freed once decoded.
-                self._load_model_bytes(p.read_bytes())
+                self._load_model_file(p)
             except ValueError as err:
                 raise ValueError(f"{err} [file: {p}]") from err
 

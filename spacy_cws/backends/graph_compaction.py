@@ -16,7 +16,7 @@ pipelines saved their weights in float16) is stored in float16 and cast
 back by a Cast node, which ONNX Runtime folds when the session starts: the
 same float32 values, half the bytes on disk.
 """
-from typing import Dict
+from typing import Collection, Dict
 
 import numpy
 
@@ -52,9 +52,15 @@ def dequantized(codes: numpy.ndarray, scales: numpy.ndarray) -> numpy.ndarray:
     return codes.astype(numpy.float32) * scales
 
 
-def compact_graph(graph: bytes) -> bytes:
-    """``graph`` (a serialized ONNX model) with its large Gather tables as
-    int8 rows and its other float16-exact float32 weights stored in float16.
+def compact_graph(graph: bytes, int8_tables: Collection[str] = ()) -> bytes:
+    """``graph`` (a serialized ONNX model) with its large Gather tables named
+    in ``int8_tables`` as int8 rows and its other float16-exact float32
+    weights stored in float16.
+
+    int8_tables: initializer names that may become int8 rows (the network's
+        n-gram tables, whose rows the torch model can take back:
+        models/module_weights.py set_table_rows); those with at least
+        MIN_QUANTIZED_VALUES values, read by Gather only, do.
 
     RAISES ImportError: without the onnx package, naming the extra.
     """
@@ -72,7 +78,8 @@ def compact_graph(graph: bytes) -> bytes:
         array = numpy_helper.to_array(initializer)
         consumers = users.get(initializer.name, [])
         is_table = (
-            array.ndim == 2
+            initializer.name in int8_tables
+            and array.ndim == 2
             and array.size >= MIN_QUANTIZED_VALUES
             and array.dtype in (numpy.float16, numpy.float32)
             and consumers

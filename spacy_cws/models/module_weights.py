@@ -15,8 +15,9 @@ built from them.
 from contextlib import contextmanager
 from contextvars import ContextVar
 from io import BytesIO
-from typing import Dict, Iterator
+from typing import Callable, Dict, Iterator, Optional, Sequence
 
+import numpy
 import srsly
 import torch
 from thinc.api import Model
@@ -53,16 +54,82 @@ def build_module(module_class: type, **arguments) -> nn.Module:
     return module.to_empty(device="cpu")
 
 
-def assign_weights(module: nn.Module, state: Dict[str, torch.Tensor]) -> nn.Module:
+# Where the rows of tables left out of saved weights come from (tables_left_out):
+# a callable giving per state-dict name the table's float32 rows (n, d).
+TableRows = Optional[Callable[[], Dict[str, numpy.ndarray]]]
+
+
+@contextmanager
+def tables_left_out(model: Model, names: Sequence[str]) -> Iterator[None]:
+    """Inside, the LookupTables of ``model``'s torch modules named in
+    ``names`` (state-dict names, e.g. "bigram_embedding.weight") hold an
+    empty (0, d) weight, so that saving the model leaves them out: a
+    pipeline whose ONNX graph holds the same rows (backends/graph_compaction.py)
+    saves them once. Loading fills them back (``assign_weights``' ``tables``)."""
+    swapped = []
+    for node in model.walk():
+        for shim in node.shims:
+            module = getattr(shim, "_model", None)
+            for name in lookup_table_weights(module) & set(names) if isinstance(module, nn.Module) else ():
+                table = module.get_submodule(name[: -len(".weight")]) if name != "weight" else module
+                swapped.append((table, table.weight))
+                table.weight = nn.Parameter(table.weight.new_empty((0, table.weight.shape[1])), requires_grad=False)
+    try:
+        yield
+    finally:
+        for table, weight in swapped:
+            table.weight = weight
+
+
+def model_table_names(model: Model) -> set:
+    """The state-dict names of the LookupTables (n-gram tables) of ``model``'s torch modules."""
+    return {
+        name
+        for node in model.walk()
+        for shim in node.shims
+        if isinstance(getattr(shim, "_model", None), nn.Module)
+        for name in lookup_table_weights(shim._model)
+    }
+
+
+def set_table_rows(model: Model, tables: Dict[str, numpy.ndarray]) -> None:
+    """Make ``tables`` (state-dict name -> float32 rows (n, d)) the weights of
+    the LookupTables of ``model``'s torch modules with those names (the rows
+    of a compacted ONNX graph, backends/graph_compaction.py).
+
+    RAISES ValueError: for a table whose shape differs from the rows'.
+    """
+    for node in model.walk():
+        for shim in node.shims:
+            module = getattr(shim, "_model", None)
+            for name in lookup_table_weights(module) & set(tables) if isinstance(module, nn.Module) else ():
+                table = module.get_submodule(name[: -len(".weight")]) if name != "weight" else module
+                if tuple(table.weight.shape) != tables[name].shape:
+                    raise ValueError(f"the rows of {name} are {tables[name].shape}, the table {tuple(table.weight.shape)}")
+                rows = torch.from_numpy(tables[name]).to(table.weight.device)
+                table.weight = nn.Parameter(rows, requires_grad=table.weight.requires_grad)
+
+
+def assign_weights(module: nn.Module, state: Dict[str, torch.Tensor], tables: TableRows = None) -> nn.Module:
     """Make ``state``'s tensors the weights of ``module`` (built empty or not),
     each in the dtype of the weight it replaces, except LookupTable weights
     saved in float16, which stay float16 (``state`` is changed in place to
-    the cast tensors).
+    the cast tensors). A table saved empty (tables_left_out) takes its rows
+    from ``tables``.
 
     RETURNS module. RAISES ValueError: if a weight of the module is missing
-    from ``state`` or left without data (a tensor that is not saved).
+    from ``state`` or left without data (a tensor that is not saved), or a
+    table was saved empty and ``tables`` lacks it.
     """
     current = module.state_dict(keep_vars=True)
+    left_out = [name for name in lookup_table_weights(module) if name in state and state[name].shape[0] == 0]
+    if left_out:
+        rows = tables() if tables is not None else {}
+        missing = [name for name in left_out if name not in rows]
+        if missing:
+            raise ValueError(f"the saved weights leave out the tables {missing}, and no ONNX graph of the pipeline holds them")
+        for name in left_out:
+            state[name] = torch.from_numpy(rows[name])
     stored_half = lookup_table_weights(module)
     # Cast one tensor at a time, in place: each saved tensor is freed as its
     # cast replaces it (float16 -> float32 never holds both whole models).
@@ -95,7 +162,7 @@ def load_module_weights(module: nn.Module, state_bytes: bytes, device: torch.dev
     return assign_weights(module, _read_state(state_bytes, device)).to(device)
 
 
-def load_model_message(model: Model, msg: dict) -> Model:
+def load_model_message(model: Model, msg: dict, tables: TableRows = None) -> Model:
     """``model.from_dict(msg)`` (``msg``: thinc's decoded Model.to_bytes), the
     torch weights read first, each shim's bytes freed before its tensors are
     cast. thinc's PyTorchShim.from_bytes holds the message's bytes, their
@@ -107,6 +174,7 @@ def load_model_message(model: Model, msg: dict) -> Model:
     (the segmentation models) are read here; a node with any other shim is
     left to from_dict. ``msg`` is emptied of the shims it loaded.
 
+    tables: the rows of tables left out of the saved weights (assign_weights).
     RETURNS model. RAISES ValueError: as assign_weights, or thinc's for a
     message that does not fit the model.
     """
@@ -122,7 +190,7 @@ def load_model_message(model: Model, msg: dict) -> Model:
                 device = get_torch_default_device()  # as PyTorchShim.from_bytes
                 state = _read_state(decoded.pop("state"), device)  # the decoded bytes, freed once read
                 shim.cfg = decoded["config"]
-                shim._model = assign_weights(shim._model, state).to(device)
+                shim._model = assign_weights(shim._model, state, tables).to(device)
                 shim._grad_scaler.to_(device)
                 del state
             saved.clear()  # from_dict skips the shims it finds no bytes for

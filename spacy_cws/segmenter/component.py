@@ -13,6 +13,8 @@ import dataclasses
 import threading
 from collections import Counter
 from contextlib import contextmanager
+from functools import partial
+from pathlib import Path
 from itertools import chain, islice
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -441,19 +443,33 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         onnx; any later weight change (training, add_criterion, loading
         weights) drops the graph.
 
+        The graph is compacted (backends/graph_compaction.py): weights that
+        float16 holds exactly are stored in float16; with ``onnx_tables =
+        "int8"`` the n-gram tables are int8 rows with a scale each, and the
+        torch model takes the same rows, so both backends compute with the
+        same weights and the pipeline saves the tables once (in the graph).
+
         RAISES ValueError: if the component is not initialized;
             ImportError: without the onnx package, naming the extra.
         """
+        from ..backends.graph_compaction import compact_graph, table_weights
         from ..backends.onnx_export import export_graph
 
         self._check_initialized()
         self._require_weights()
         _, _, example = self._featurize(list(EXPORT_EXAMPLES), [None] * len(EXPORT_EXAMPLES))
-        self._graph = export_graph(self.model, example, self.cfg["max_length"])
+        from ..models.module_weights import model_table_names, set_table_rows
+
+        int8_tables = model_table_names(self.model) if self.cfg["onnx_tables"] == "int8" else ()
+        graph = compact_graph(export_graph(self.model, example, self.cfg["max_length"]), int8_tables)
+        set_table_rows(self.model, table_weights(graph))
+        self._graph = graph
         self._forget_inference()
 
     def remove_onnx(self) -> None:
-        """Drop the pipeline's ONNX graph: predictions run on torch."""
+        """Drop the pipeline's ONNX graph: predictions run on torch (its
+        tables, if it holds any, stay the torch model's)."""
+        self._require_weights()
         self._graph = None
         self._forget_inference()
 
@@ -791,13 +807,18 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         from ..models.module_weights import load_model_message, weights_follow
 
         self._pending_weights = None
+        tables = None
+        if self._graph is not None:
+            from ..backends.graph_compaction import table_weights
+
+            tables = partial(table_weights, self._graph)  # the rows of tables saved in the graph only
         if not self.model.layers:
             # Built with no initial weights: the saved ones become its weights
             # (models/module_weights.py), so they are never held twice.
             with weights_follow():
                 self._build_model()
         try:
-            load_model_message(self.model, msg)
+            load_model_message(self.model, msg, tables)
         except Exception as err:  # shape or key errors from thinc/torch
             raise ValueError(
                 f"'{self.name}' cannot load its model weights: the file is corrupt or was "
@@ -822,8 +843,30 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         }
 
     def _model_bytes(self) -> bytes:
-        """The weights as saved: the pending bytes where they were never loaded."""
-        return self._pending_weights if self._pending_weights is not None else self.model.to_bytes()
+        """The weights as saved: the pending ones where they were never
+        loaded; without the tables the graph holds (models/module_weights.py
+        tables_left_out), which load back from it."""
+        if isinstance(self._pending_weights, Path):
+            return self._pending_weights.read_bytes()
+        if self._pending_weights is not None:
+            return self._pending_weights
+        if self._graph is None:
+            return self.model.to_bytes()
+        from ..backends.graph_compaction import table_weights
+        from ..models.module_weights import tables_left_out
+
+        with tables_left_out(self.model, list(table_weights(self._graph))):
+            return self.model.to_bytes()
+
+    def _load_model_file(self, path: Path) -> None:
+        """Take the saved weights' file: as _load_model_bytes, except that
+        weights kept for later stay in the file until needed (a pipeline
+        that ONNX Runtime runs never reads them)."""
+        if self._defers_weights():
+            self._pending_weights = path
+            self._forget_inference()
+        else:
+            self._load_model_bytes(path.read_bytes())
 
     def _load_model_bytes(self, data: bytes) -> None:
         """Take saved weights (after the graph, if any). With a graph that ONNX
@@ -832,11 +875,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
 
         RAISES ValueError: for bytes that are not a saved model (now, or on first need).
         """
-        try:
-            deferred = self._graph is not None and self.inference_backend == ONNXRUNTIME
-        except (ImportError, ValueError):  # the backend's own error comes on the first prediction
-            deferred = False
-        if deferred:
+        if self._defers_weights():
             self._pending_weights = data
             self._forget_inference()
         else:
@@ -844,9 +883,20 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             self._load_model_msg(model_message(self.model, data))
             self._graph = graph  # loaded with these weights
 
+    def _defers_weights(self) -> bool:
+        """Whether saved weights wait until torch needs them: with a graph that ONNX Runtime runs."""
+        try:
+            return self._graph is not None and self.inference_backend == ONNXRUNTIME
+        except (ImportError, ValueError):  # the backend's own error comes on the first prediction
+            return False
+
     def _require_weights(self) -> None:
-        """Load pending weights into the torch model (imports torch); the graph stays."""
+        """Load pending weights into the torch model (imports torch); the graph stays.
+
+        RAISES FileNotFoundError: if the folder the pipeline was loaded from
+            no longer holds its weights.
+        """
         if self._pending_weights is not None:
             graph = self._graph
-            self._load_model_msg(model_message(self.model, self._pending_weights))
+            self._load_model_msg(model_message(self.model, self._model_bytes()))
             self._graph = graph

@@ -16,6 +16,7 @@ from ..models.precisions import check_precision
 from .unbroken_spans import DEFAULT_PATTERNS, upgraded_patterns
 
 USER_DICTIONARY_MODES = ("force", "prefer")
+ONNX_TABLES = ("int8", "float16")
 F = TypeVar("F", bound=Callable)
 
 
@@ -41,6 +42,10 @@ class SegmenterSettings:
     inference_threads: intra-op threads of the ONNX Runtime session (0: its
         default, one per physical core); the role torch.set_num_threads plays
         for the torch backend.
+    onnx_tables: how ``Segmenter.export_onnx`` stores the n-gram tables in
+        the graph: "int8" (a scale per row; CTB6 test F1 within 0.02 of the
+        float16 tables, docs/guides/onnx-runtime.md) or "float16" (as the
+        shipped pipelines saved them).
     fold_width, collapse_runs, opencc: the model's view of the text (see Normaliser).
     bigram_min_count: keep training bigrams seen at least this often as
         features (0 = no bigram vocabulary; needs a model with bigram_width 0).
@@ -78,6 +83,7 @@ class SegmenterSettings:
     precision: str = "float32"
     inference_backend: str = "auto"
     inference_threads: int = 0
+    onnx_tables: str = "int8"
     fold_width: bool = True
     collapse_runs: bool = True
     opencc: Optional[str] = None
@@ -110,6 +116,8 @@ class SegmenterSettings:
             )
         check_precision(self.precision)
         check_backend(self.inference_backend)
+        if self.onnx_tables not in ONNX_TABLES:
+            raise ValueError(f"gd_segmenter needs onnx_tables in {ONNX_TABLES}, got '{self.onnx_tables}'")
         if self.inference_threads < 0:
             raise ValueError(f"gd_segmenter needs inference_threads >= 0, got {self.inference_threads}")
 

@@ -27,6 +27,7 @@ def _bad_inputs(tmp_path):
         "convert-ner": ([str(gbk), f"{out}.spacy"], "gbk.txt:1: not UTF-8"),
         "convert-sentiment": ([absent, f"{out}.spacy"], "absent"),
         "evaluate": ([absent, str(folder), "-o", out, "--system-output", out], "run the prepare command first"),
+        "export-onnx": ([absent, out], "absent"),
         "fetch": (["no-such-corpus", "--assets", out], "no-such-corpus"),
         "half-precision": ([absent, out], "absent"),
         "join-corpora": ([out, str(folder)], "train.spacy is missing"),
@@ -42,7 +43,7 @@ def _bad_inputs(tmp_path):
 
 
 COMMANDS = [
-    "add-criterion", "average-weights", "configure", "convert", "convert-ner", "convert-sentiment", "evaluate", "fetch",
+    "add-criterion", "average-weights", "configure", "convert", "convert-ner", "convert-sentiment", "evaluate", "export-onnx", "fetch",
     "half-precision", "join-corpora", "model-meta", "ngram-vectors", "prepare", "report", "score", "segment",
     "teacher-corpus", "to-tokenizer",
 ]

@@ -1,0 +1,46 @@
+"""``python -m spacy_cws export-onnx PIPELINE OUTPUT``: save a pipeline with its network as an ONNX graph."""
+from pathlib import Path
+
+import spacy
+import typer
+from wasabi import msg
+
+from . import app
+from ..segmenter.settings import ONNX_TABLES
+from .errors import fail
+from .half_precision import halve_torch_weights
+
+
+@app.command("export-onnx")
+def export_onnx_cli(
+    pipeline: str = typer.Argument(..., help="A trained pipeline (name or path) with a gd_segmenter."),
+    output: Path = typer.Argument(..., help="Folder for the copy that holds the graph."),
+    tables: str = typer.Option("int8", "--tables", help=f"How the graph stores the n-gram tables: {' or '.join(ONNX_TABLES)}."),
+    component: str = typer.Option("gd_segmenter", "--component", help="The segmenter to export."),
+):
+    """Save a copy of a pipeline that runs on ONNX Runtime, without torch.
+
+    Save a copy of PIPELINE whose segmenter holds its network as an ONNX
+    graph (gd_segmenter/graph.onnx), so that loading it and segmenting need
+    neither torch nor its weights file; the torch weights are kept, in
+    float16, for training. With --tables int8 (the default) the n-gram tables
+    are int8 rows with a scale each, stored in the graph only, and torch
+    reads the same rows: both backends give the same words. This is what
+    `ship` packages. Needs the train extra (torch, onnx)."""
+    if tables not in ONNX_TABLES:
+        fail(f"--tables must be one of {', '.join(ONNX_TABLES)}, got '{tables}'")
+    try:
+        nlp = spacy.load(pipeline, config={"components": {component: {"onnx_tables": tables}}})
+        segmenter = nlp.get_pipe(component)
+        segmenter.export_onnx()
+    except (OSError, KeyError, ValueError) as err:
+        fail(str(err))
+    except ImportError as err:
+        fail(f"{err}")
+    halve_torch_weights(nlp)
+    nlp.to_disk(output)
+    sizes = {path.name: path.stat().st_size for path in (output / component).iterdir()}
+    msg.good(
+        f"Saved {output}: graph {sizes.get('graph.onnx', 0) / 1e6:.1f} MB ({tables} tables), "
+        f"torch weights {sizes.get('model', 0) / 1e6:.1f} MB, featurizer {sizes.get('featurizer', 0) / 1e6:.1f} MB"
+    )
