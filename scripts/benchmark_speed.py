@@ -15,7 +15,7 @@ the nlp.pipe timings, so that the peak RSS is the long document's alone.
 ``--precision`` overrides the gd_segmenter's inference precision,
 ``--threads`` sets torch's threads. A benchmark, not a test: run it on an
 idle machine, or compare against a peer timed in the same run
-(scripts/benchmark_inference.py).
+(`spacy project run benchmark`).
 """
 import json
 import time

@@ -4,7 +4,7 @@ processes that return word offsets, not Docs.
 spaCy's ``nlp.pipe(n_process=N)`` sends every Doc back to the parent as
 ``Doc.to_bytes`` and rebuilds it with ``Doc.from_bytes``. For the CTB6 test
 text that costs about as much as segmenting it in one process
-(docs/experiments/inference.md, session 21), so N processes were slower than
+(docs/experiments/inference.md, `segment --n-process`), so N processes were slower than
 one. Here a worker returns, per text, the int64 (n_words, 2) offsets of its
 words: a few bytes a word. A ``concurrent.futures`` pool (not a hand-written
 one) runs the batches; at most ``2 * N`` batches are in flight, so memory

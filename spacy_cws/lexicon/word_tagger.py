@@ -5,7 +5,7 @@ lexicon word carries a tag in training as at inference. Our training corpora
 (CTB6 as we have it, SXU) have no POS: only words of jieba's dictionary had a
 tag, and a training word jieba lacks was class X. The model then reads X as
 "a word of the treebank's own kind", and a target-domain lexicon that tags
-such words loses F1 (docs/experiments/accuracy.md, session 17). Tagging
+such words loses F1 (docs/experiments/accuracy.md, word-POS attention). Tagging
 every training word gives X back its meaning, "no tag".
 
 The tagger is jieba's (``jieba.posseg``, ICTCLAS tags; MIT), run on each word

@@ -1,6 +1,6 @@
 """The with/without-MWA config pairs differ only in the word information.
 
-The comparison of configs/mwa_*.cfg with configs/char_*.cfg (README, issue 5)
+The comparison of configs/mwa_*.cfg with configs/char_*.cfg (docs/experiments/mwa.md)
 is fair only if the character encoder and every training setting are the same.
 """
 import sys
