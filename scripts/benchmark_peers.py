@@ -36,7 +36,11 @@ def _named_paths(values: List[str], option: str) -> List[Tuple[str, str]]:
 def main(
     output_dir: Path = typer.Argument(..., help="Folder for results.jsonl, table.md, system outputs and logs."),
     assets: Path = typer.Option(Path("assets"), "--assets", help="Corpus folder in the catalog layout (e.g. ../shared/data)."),
-    pipeline: List[str] = typer.Option([], "--pipeline", help="NAME=PATH of a spacy-cws pipeline; repeatable."),
+    pipeline: List[str] = typer.Option([], "--pipeline", help="NAME=PATH of a spacy-cws pipeline (nlp.pipe); repeatable."),
+    segment: List[str] = typer.Option([], "--segment", help="NAME=PATH of a spacy-cws pipeline run as `segment` runs it; repeatable."),
+    python: Optional[str] = typer.Option(
+        None, "--python", help="The python of every worker, e.g. a venv without torch with the peers installed (default: this one)."
+    ),
     pkuseg_trained: List[str] = typer.Option([], "--pkuseg-trained", help="NAME=PATH of a retrained pkuseg model; repeatable."),
     pkuseg_mixed: Path = typer.Option(Path("assets/pkuseg_mixed"), "--pkuseg-mixed", help="Folder of pkuseg's pretrained mixed model."),
     peers: str = typer.Option(",".join(DEFAULT_PEERS + ("pkuseg-mixed",)), "--peers", help="Comma-separated built-in peers."),
@@ -49,9 +53,10 @@ def main(
     for name in filter(None, peers.split(",")):
         if name not in PEERS or name in ("pipeline", "pkuseg-trained"):
             raise typer.BadParameter(f"unknown built-in peer {name!r}", param_hint="--peers")
-        specs.append(PeerSpec(name, name, str(pkuseg_mixed) if name == "pkuseg-mixed" else None))
-    specs += [PeerSpec(name, "pkuseg-trained", path) for name, path in _named_paths(pkuseg_trained, "--pkuseg-trained")]
-    specs += [PeerSpec(name, "pipeline", path) for name, path in _named_paths(pipeline, "--pipeline")]
+        specs.append(PeerSpec(name, name, str(pkuseg_mixed) if name == "pkuseg-mixed" else None, python))
+    specs += [PeerSpec(name, "pkuseg-trained", path, python) for name, path in _named_paths(pkuseg_trained, "--pkuseg-trained")]
+    specs += [PeerSpec(name, "pipeline", path, python) for name, path in _named_paths(pipeline, "--pipeline")]
+    specs += [PeerSpec(name, "segment", path, python) for name, path in _named_paths(segment, "--segment")]
     labels = [spec.label for spec in specs]
     if len(set(labels)) != len(labels):
         raise typer.BadParameter(f"peer names must be unique: {', '.join(labels)}")

@@ -1,17 +1,20 @@
 """Do ONNX Runtime and torch give the same words? A pipeline's network run by
 both backends over a prepared corpus's test input, in one run, one thread each.
 
-    python scripts/onnx_agreement.py PIPELINE CORPUS_DIR [--threads 1] [--output-dir DIR]
+    python scripts/onnx_agreement.py PIPELINE CORPUS_DIR [--threads 1] [--output-dir DIR] [--tables int8|float16]
 
-The pipeline's ONNX graph is exported first where it holds none
-(``Segmenter.export_onnx``). torch runs the float32 inference copy (the
+The pipeline's ONNX graph is exported first where it holds none, or with
+--tables (``Segmenter.export_onnx``; with int8 tables torch then reads the
+graph's rows, so compare a pipeline whose tables are not int8 yet, e.g. a
+0.4.x package, to see what int8 rows change). torch runs the float32 inference copy (the
 precision is set to float32: the graph is float32). Each backend segments
 the test input with nlp.pipe(batch_size=256) after a warm-up over the first
 200 lines; the report gives per backend chars/s of that one pass, the
 official SIGHAN F1 (perl-compatible, as ``evaluate``), and the number of
 lines whose words differ from torch's. Both system outputs are written to
-``--output-dir`` (torch.seg, onnxruntime.seg). A measurement script, not a
-timed test.
+``--output-dir`` (torch.seg, onnxruntime.seg). Then, on ONNX Runtime, how
+many lines' words differ between nlp(text) one line at a time and nlp.pipe
+at batch sizes 8, 64 and 256. A measurement script, not a timed test.
 """
 import sys
 import time
@@ -35,13 +38,16 @@ def main(
     corpus_dir: Path = typer.Argument(..., help="A prepared corpus folder (test_input.utf8, test_gold.utf8, train_words.txt)"),
     threads: int = typer.Option(1, help="Threads of each backend (torch.set_num_threads, inference_threads)"),
     output_dir: Path = typer.Option(Path("onnx_agreement"), help="Where each backend's system output is written"),
+    tables: str = typer.Option("", help="Export the graph again with int8 or float16 n-gram tables (default: the pipeline's graph)"),
 ):
     torch.set_num_threads(threads)
     overrides = {"precision": "float32", "inference_backend": "torch", "inference_threads": threads}
+    if tables:
+        overrides["onnx_tables"] = tables
     nlp = spacy.load(pipeline, config={"components": {"gd_segmenter": overrides}})
     segmenter = nlp.get_pipe("gd_segmenter")
     exported = 0.0
-    if not segmenter.has_graph:
+    if tables or not segmenter.has_graph:
         start = time.perf_counter()
         segmenter.export_onnx()
         exported = time.perf_counter() - start
@@ -72,6 +78,11 @@ def main(
     for backend, speed, f1 in rows:
         diff = differing if backend != "torch" else 0
         out.append(f"| {backend} | {speed:,.0f} | {speed / rows[0][1]:.2f} | {100 * f1:.2f} | {diff}/{len(lines)} |")
+    one_at_a_time = [system_line(nlp(line)) for line in lines]
+    out += ["", "| nlp.pipe batch size (ONNX Runtime) | lines whose words differ from nlp(text) |", "|---:|---:|"]
+    for batch_size in (8, 64, 256):
+        batched = [system_line(doc) for doc in nlp.pipe(lines, batch_size=batch_size)]
+        out.append(f"| {batch_size} | {sum(a != b for a, b in zip(one_at_a_time, batched))}/{len(lines)} |")
     sys.stdout.write("\n".join(out) + "\n")
 
 

@@ -34,8 +34,10 @@ class CfgAndModelSerialization:
     the decoded message of ``model_message``; ValueError for weights it
     cannot use). It may define ``_optional_parts()``: per key (a file name
     under the component's folder) a getter of the part's bytes (None: the
-    component has none, and no file is written) and a setter taking them
-    (None: a saved pipeline without the part, or the part excluded); parts
+    component has none, and no file is written) and a setter taking them,
+    or from ``from_disk`` the part's file (pathlib.Path: the setter reads it,
+    now or when needed), or None (a saved pipeline without the part, or the
+    part excluded); parts
     load after cfg and before the model, which ``_load_model_bytes`` takes
     (the component may keep the bytes to load later).
     RAISES FileNotFoundError naming a missing part; ValueError naming the file
@@ -107,7 +109,7 @@ class CfgAndModelSerialization:
         readers = {"cfg": load_cfg}
         for key, (_, put) in self._optional_parts().items():
             excluded = _stem(key) in exclude
-            readers[key] = lambda p, put=put, excluded=excluded: put(None if excluded or not p.exists() else p.read_bytes())
+            readers[key] = lambda p, put=put, excluded=excluded: put(None if excluded or not p.exists() else p)
         readers["model"] = load_model
         util.from_disk(path, readers, [name for name in exclude if name not in map(_stem, self._optional_parts())])
         return self

@@ -6,7 +6,7 @@ optimisations, and the scores are decoded with numpy
 (segmenter/word_start_decoders.py). ``InferenceSession.run`` is thread-safe,
 so one network serves any number of threads.
 """
-from typing import List
+from typing import List, Union
 
 import numpy
 
@@ -28,7 +28,7 @@ def import_onnxruntime():
 class OnnxNetwork:
     """Scores of an exported segmentation graph, by an ONNX Runtime session on the CPU.
 
-    graph: the ONNX model's bytes (onnx_export.export_graph).
+    graph: the ONNX model's bytes (onnx_export.export_graph), or its file's path.
     threads: the session's intra-op threads (0: ONNX Runtime's default, one
         per physical core); inter-op work runs on the calling thread.
     RAISES ImportError: without ONNX Runtime (naming the extra to install);
@@ -38,7 +38,7 @@ class OnnxNetwork:
 
     backend = "onnxruntime"
 
-    def __init__(self, graph: bytes, threads: int = 0):
+    def __init__(self, graph: Union[bytes, str], threads: int = 0):
         onnxruntime = import_onnxruntime()
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads

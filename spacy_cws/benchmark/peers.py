@@ -11,6 +11,7 @@ before loading, so a missing package gives a skip message naming the pip
 package instead of a crash) and whether it needs a model path.
 """
 import importlib
+import importlib.util
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -81,13 +82,20 @@ def load_spacy_jieba() -> Segment:
     return lambda texts: [[token.text for token in doc] for doc in nlp.tokenizer.pipe(texts)]
 
 
+# Segmented as part of loading a pipeline: its network is built on first use
+# (an ONNX Runtime session, a torch inference copy), and the load time and
+# the RSS after loading count it, as jieba's count its dictionary.
+WARM_UP_TEXT = "今天天气很好。"
+
+
 def load_pipeline(path: Path, n_process: int = 1) -> Segment:
     """A spaCy pipeline (e.g. a trained spacy-cws model folder), through nlp.pipe;
     with ``n_process`` > 1 in forked workers, each with the parent's torch
     thread count (the harness sets it before loading)."""
     import spacy
 
-    nlp = spacy.load(path)
+    nlp = spacy.load(str(path))  # a folder or an installed package's name
+    nlp(WARM_UP_TEXT)
     return lambda texts: [
         [token.text for token in doc] for doc in nlp.pipe(texts, batch_size=PIPE_BATCH_SIZE, n_process=n_process)
     ]
@@ -102,7 +110,8 @@ def load_segment_lines(path: Path, n_process: int = 1) -> Segment:
 
     from ..cli.segment import segment_lines
 
-    nlp = spacy.load(path)
+    nlp = spacy.load(str(path))  # a folder or an installed package's name
+    nlp(WARM_UP_TEXT)
     return lambda texts: [
         [text[start:end] for start, end in words.tolist()]
         for text, words in segment_lines(nlp, texts, PIPE_BATCH_SIZE, n_process=n_process)
@@ -177,12 +186,12 @@ def missing_package(kind: PeerKind) -> Optional[str]:
 
 
 def missing_model(kind: PeerKind, path: Optional[Path]) -> Optional[str]:
-    """A skip message when the peer needs a model folder that was not given or
-    does not exist, else None."""
+    """A skip message when the peer needs a model folder (or an installed
+    pipeline package's name) that was not given or does not exist, else None."""
     if not kind.needs_path:
         return None
     if path is None:
         return "no model path given"
-    if not Path(path).exists():
-        return f"model path not found: {path}"
+    if not Path(path).exists() and importlib.util.find_spec(str(path)) is None:
+        return f"model path not found, nor an installed package: {path}"
     return None

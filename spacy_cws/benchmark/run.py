@@ -81,6 +81,9 @@ class PeerSpec:
     label: str
     kind: str
     path: Optional[str] = None
+    # The interpreter of the peer's worker (e.g. a venv without torch, with
+    # spacy-cws, its pipelines and the peers installed); None: this one.
+    python: Optional[str] = None
 
 
 def prepare_test_sets(
@@ -201,11 +204,12 @@ def peak_rss_mb() -> Optional[float]:
 
 
 def _set_threads(threads: int) -> Optional[int]:
-    """Cap torch's intra-op threads (the environment variables were set by the
-    parent before this process started); return torch's count, or None without torch."""
-    try:
-        import torch
-    except ImportError:
+    """Cap torch's intra-op threads where torch is already imported (else the
+    environment variables the parent set cap it when it is); return torch's
+    count, or None. Never imports torch: a peer that does not use it must
+    not carry its memory."""
+    torch = sys.modules.get("torch")
+    if torch is None:
         return None
     torch.set_num_threads(threads)
     return torch.get_num_threads()
@@ -222,7 +226,7 @@ def run_peer(
     separated by one space).
     """
     kind = get_peer(spec.kind)
-    header = {"peer": spec.label, "kind": spec.kind, "path": spec.path}
+    header = {"peer": spec.label, "kind": spec.kind, "path": spec.path, "python": spec.python or sys.executable}
     path = Path(spec.path) if spec.path else None
     reason = missing_package(kind) or missing_model(kind, path)
     if reason:
@@ -284,6 +288,7 @@ def run_peer(
                 "seconds": seconds,
                 "chars_per_second": characters / seconds if seconds else None,
                 "peak_rss_mb": peak_rss_mb(),
+                "torch_imported": "torch" in sys.modules,
                 "altered_lines": altered,
                 "system_output": str(system),
             }
@@ -316,7 +321,7 @@ def benchmark(
         result = output_dir / "logs" / f"{spec.label}.jsonl"
         log = output_dir / "logs" / f"{spec.label}.log"
         command = [
-            sys.executable, "-m", "spacy_cws.benchmark.run",
+            spec.python or sys.executable, "-m", "spacy_cws.benchmark.run",
             "--label", spec.label, "--kind", spec.kind, "--test-sets", str(manifest),
             "--output-dir", str(output_dir), "--repeats", str(repeats), "--threads", str(threads),
             "--result", str(result),
@@ -352,7 +357,7 @@ def markdown_table(records: Sequence[dict], test_sets: Sequence[TestSet]) -> str
     ok = [r for r in records if r["status"] == "ok"]
     peers = list(dict.fromkeys(r["peer"] for r in ok))
     header = ["peer"] + [f"{t.name} ({t.relation})" for t in test_sets]
-    header += [f"chars/s ({speed_set})", "load s", "RSS after load MB", "peak RSS MB"]
+    header += [f"chars/s ({speed_set})", "load s", "RSS after load MB", "peak RSS MB", "torch imported"]
     rows = [header, ["---"] + ["---:"] * (len(header) - 1)]
     for peer in peers:
         by_set = {r["testset"]: r for r in ok if r["peer"] == peer}
@@ -365,6 +370,7 @@ def markdown_table(records: Sequence[dict], test_sets: Sequence[TestSet]) -> str
             f"{first['load_seconds']:.1f}",
             "--" if first["rss_loaded_mb"] is None else f"{first['rss_loaded_mb']:,.0f}",
             "--" if first["peak_rss_mb"] is None else f"{max(r['peak_rss_mb'] for r in by_set.values()):,.0f}",
+            "yes" if any(r.get("torch_imported") for r in by_set.values()) else "no",
         ]
         rows.append(row)
     lines = ["| " + " | ".join(row) + " |" for row in rows]
@@ -378,8 +384,9 @@ def markdown_table(records: Sequence[dict], test_sets: Sequence[TestSet]) -> str
         lines.append(
             f"- Speed: characters per second of segmentation after loading, best of {first['repeats']}; "
             f"each peer in its own process with {first['threads']} thread(s) (torch: {first['torch_threads']}), "
-            f"{first['cpu_count']} CPUs. RSS includes the worker's own imports (Python, spaCy, torch: "
-            f"about {first['rss_baseline_mb']:,.0f} MB before loading)."
+            f"{first['cpu_count']} CPUs. Load: the peer's loader, after the worker's imports; a spacy-cws "
+            f"pipeline's includes its first text (the network is built on first use). RSS includes the "
+            f"worker's own imports (Python, spaCy; torch where imported)."
         )
     for peer in peers:
         first = next(r for r in ok if r["peer"] == peer)

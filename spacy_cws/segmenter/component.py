@@ -148,8 +148,10 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         )
         self._user_dictionary = UserDictionary()
         self._pattern_spans = PatternSpans(checked.unbroken_patterns)
-        # The network's ONNX graph (export_onnx; saved under GRAPH_KEY), or None.
-        self._graph: Optional[bytes] = None
+        # The network's ONNX graph (export_onnx; saved under GRAPH_KEY): its
+        # bytes, or the file it was loaded from (read when needed: ONNX
+        # Runtime reads it itself, and the bytes are not held twice), or None.
+        self._graph: Optional[Union[bytes, Path]] = None
         # Saved weights not yet loaded into the torch model: a pipeline loaded
         # with a graph that ONNX Runtime runs needs torch only to train,
         # export or predict on torch (_require_weights).
@@ -407,7 +409,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
                 if self.inference_backend == ONNXRUNTIME:
                     from ..backends.onnx_network import OnnxNetwork
 
-                    network = OnnxNetwork(self._graph, self.cfg["inference_threads"])
+                    graph = str(self._graph) if isinstance(self._graph, Path) else self._graph
+                    network = OnnxNetwork(graph, self.cfg["inference_threads"])
                 else:
                     from ..backends.torch_network import TorchNetwork
 
@@ -794,11 +797,11 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         elif self.featurizer.channels and self.cfg["user_dictionary_mode"] == "prefer":  # its words join the matcher
             self._set_lexicons(self.featurizer.channels)
 
-    def _load_featurizer(self, data: Optional[bytes]) -> None:
-        """Take the featurizer's saved data (None: saved in the cfg, or excluded: kept)."""
+    def _load_featurizer(self, data: Optional[Union[bytes, Path]]) -> None:
+        """Take the featurizer's saved data, bytes or a file (None: saved in the cfg, or excluded: kept)."""
         if data is None:
             return
-        saved = featurizer_data(data)
+        saved = featurizer_data(data.read_bytes() if isinstance(data, Path) else data)
         self._set_criteria(saved["criteria"])
         self._set_vocabularies(list(saved["symbols"]), saved["bigrams"])
         self._set_lexicons(saved["channels"], saved.get("matcher"))
@@ -811,7 +814,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         if self._graph is not None:
             from ..backends.graph_compaction import table_weights
 
-            tables = partial(table_weights, self._graph)  # the rows of tables saved in the graph only
+            tables = partial(table_weights, self._graph_bytes())  # the rows of tables saved in the graph only
         if not self.model.layers:
             # Built with no initial weights: the saved ones become its weights
             # (models/module_weights.py), so they are never held twice.
@@ -828,8 +831,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self._apply_freezing()
         release_freed_memory()  # the weights' bytes and float16 copies (freed_memory.py)
 
-    def _load_graph(self, graph: Optional[bytes]) -> None:
-        """Take a saved ONNX graph of the network (None: the pipeline has none)."""
+    def _load_graph(self, graph: Optional[Union[bytes, Path]]) -> None:
+        """Take a saved ONNX graph of the network: its bytes or its file (None: the pipeline has none)."""
         self._graph = graph
         self._forget_inference()
 
@@ -839,8 +842,15 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         load before the weights."""
         return {
             FEATURIZER_KEY: (self.featurizer.to_bytes, self._load_featurizer),
-            GRAPH_KEY: (lambda: self._graph, self._load_graph),
+            GRAPH_KEY: (self._graph_bytes, self._load_graph),
         }
+
+    def _graph_bytes(self) -> Optional[bytes]:
+        """The graph's bytes (read from its file where it was loaded from one), or None.
+
+        RAISES FileNotFoundError: if the folder the pipeline was loaded from no longer holds it.
+        """
+        return self._graph.read_bytes() if isinstance(self._graph, Path) else self._graph
 
     def _model_bytes(self) -> bytes:
         """The weights as saved: the pending ones where they were never
@@ -855,7 +865,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         from ..backends.graph_compaction import table_weights
         from ..models.module_weights import tables_left_out
 
-        with tables_left_out(self.model, list(table_weights(self._graph))):
+        with tables_left_out(self.model, list(table_weights(self._graph_bytes()))):
             return self.model.to_bytes()
 
     def _load_model_file(self, path: Path) -> None:
