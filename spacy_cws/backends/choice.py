@@ -12,8 +12,22 @@ AUTO = "auto"
 ONNXRUNTIME = "onnxruntime"
 TORCH = "torch"
 INFERENCE_BACKENDS = (AUTO, ONNXRUNTIME, TORCH)
-# What installs ONNX Runtime with spacy-cws (setup.cfg's extras).
-ONNXRUNTIME_INSTALL = 'pip install "spacy-cws[onnxruntime]"'
+# What installs ONNX Runtime with spacy-cws (a requirement; it is missing only
+# from an install that left out dependencies).
+ONNXRUNTIME_INSTALL = "pip install onnxruntime"
+# What installs torch with spacy-cws (setup.cfg's train extra).
+TRAIN_INSTALL = 'pip install "spacy-cws[train]"'
+
+
+def require_torch(purpose: str) -> None:
+    """RAISES ImportError naming the train extra, where torch is not installed.
+
+    purpose: what needs it, e.g. "Training a segmenter".
+    """
+    try:
+        import torch  # noqa: F401  (what the caller goes on to use)
+    except ImportError as err:
+        raise ImportError(f"{purpose} needs torch, which a user's install leaves out: {TRAIN_INSTALL}") from err
 
 
 def check_backend(name: str) -> None:

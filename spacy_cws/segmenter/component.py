@@ -30,7 +30,7 @@ from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from thinc.types import Floats3d
 
 from ..component_serialization import CfgAndModelSerialization, model_message
-from ..backends.choice import ONNXRUNTIME, check_backend, chosen_backend
+from ..backends.choice import ONNXRUNTIME, check_backend, chosen_backend, require_torch
 from ..backends.network_cache import NetworkCache
 from .character_view import CharacterView, Normaliser
 from ..models.padded_inputs import padded_length
@@ -412,9 +412,9 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
                     graph = str(self._graph) if isinstance(self._graph, Path) else self._graph
                     network = OnnxNetwork(graph, self.cfg["inference_threads"])
                 else:
+                    self._require_weights()
                     from ..backends.torch_network import TorchNetwork
 
-                    self._require_weights()
                     network = TorchNetwork(self.model, self.cfg["precision"])
                     network.module  # built now, under the lock
                 self._network.set(network)
@@ -453,8 +453,9 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         same weights and the pipeline saves the tables once (in the graph).
 
         RAISES ValueError: if the component is not initialized;
-            ImportError: without the onnx package, naming the extra.
+            ImportError: without torch or the onnx package, naming the extra.
         """
+        require_torch("Exporting a segmenter to ONNX")
         from ..backends.graph_compaction import compact_graph, table_weights
         from ..backends.onnx_export import export_graph
 
@@ -665,9 +666,11 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             default, the n-gram vectors' normalisation or widths differ
             from the model's, or training_word_tagger is unknown or set
             without word slots and the training lexicon;
-            FileNotFoundError: for a missing vectors folder.
+            FileNotFoundError: for a missing vectors folder;
+            ImportError: without torch, naming the train extra.
         """
         validate_get_examples(get_examples, "Segmenter.initialize")
+        require_torch("Initializing a segmenter for training")
         from ..models.wrapped_module import torch_module
         from ..ngram_vectors import NgramVectors
         from ..ngram_vectors.model_initialization import check_normalisation, copy_into_model, extend_vocabularies
@@ -903,9 +906,11 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
     def _require_weights(self) -> None:
         """Load pending weights into the torch model (imports torch); the graph stays.
 
-        RAISES FileNotFoundError: if the folder the pipeline was loaded from
-            no longer holds its weights.
+        RAISES ImportError: without torch, naming the train extra;
+            FileNotFoundError: if the folder the pipeline was loaded from no
+            longer holds its weights.
         """
+        require_torch("Training, exporting, or running a segmenter on torch")
         if self._pending_weights is not None:
             graph = self._graph
             self._load_model_msg(model_message(self.model, self._model_bytes()))

@@ -11,9 +11,13 @@ def named_torch_modules(nlp: Language) -> Iterator[Tuple[str, torch.nn.Module]]:
 
     The name is ``"{component}.{i}"``, ``i`` counting the shims in the order of
     ``model.walk()``; it is the same for a pipeline and its saved copy, so
-    state dicts saved from one can be loaded into the other.
+    state dicts saved from one can be loaded into the other. A component
+    whose saved weights wait in their file (a segmenter loaded to run on ONNX
+    Runtime) loads them first.
     """
     for component_name, component in nlp.components:
+        if hasattr(component, "_require_weights"):
+            component._require_weights()
         model = getattr(component, "model", None)
         if model is None:
             continue

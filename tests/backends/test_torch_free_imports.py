@@ -96,3 +96,31 @@ def test_pipeline_with_a_graph_loads_and_segments_without_torch(trained_nlp, tmp
     assert loaded["backend"] == "onnxruntime"
     nlp.get_pipe("gd_segmenter").set_inference_backend("torch")
     assert loaded["words"] == [[t.text for t in doc] for doc in nlp.pipe(texts)]
+
+
+def test_training_and_torch_paths_name_the_train_extra_without_torch(trained_nlp, tmp_path):
+    """Without torch, a pipeline with a graph segments, and what needs torch
+    (update, the torch backend, export) says which extra installs it."""
+    import pickle
+
+    nlp = pickle.loads(pickle.dumps(trained_nlp))
+    nlp.get_pipe("gd_segmenter").export_onnx()
+    nlp.to_disk(tmp_path / "nlp")
+    code = LOAD_WITHOUT_TORCH.split("nlp = spacy.load")[0] + (
+        "from spacy.training import Example\n"
+        "nlp = spacy.load(sys.argv[1])\n"
+        "segmenter = nlp.get_pipe('gd_segmenter')\n"
+        "assert len(nlp('今天天气很好')) > 1\n"
+        "example = Example.from_dict(nlp.make_doc('今天天气'), {'words': ['今天', '天气']})\n"
+        "calls = [lambda: nlp.update([example]), segmenter.export_onnx,\n"
+        "         lambda: (segmenter.set_inference_backend('torch'), nlp('今天'))]\n"
+        "for call in calls:\n"
+        "    try:\n"
+        "        call()\n"
+        "    except ImportError as err:\n"
+        "        print(err)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code, str(tmp_path / "nlp")], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    messages = result.stdout.splitlines()
+    assert len(messages) == 3 and all('pip install "spacy-cws[train]"' in message for message in messages), messages
