@@ -71,7 +71,7 @@ def check_shared_data(folder: Path, required: bool) -> Path:
 
 @pytest.fixture(scope="session")
 def trained_nlp():
-    """A tiny gd_segmenter pipeline overfitted once per session on SENTENCES."""
+    """A tiny gd_segmenter pipeline overfitted once per test run on SENTENCES."""
     nlp = blank_pipeline()
     nlp.add_pipe("gd_segmenter", config={"model": MODEL, "max_length": 64, "batch_units": 256})
     return overfit(nlp, make_examples(nlp), updates=120, max_loss=0.01)
@@ -80,7 +80,7 @@ def trained_nlp():
 @pytest.fixture(scope="session")
 def two_criteria_nlp():
     """A tiny multi-criteria pipeline (criteria "coarse" and "fine", default
-    "coarse") overfitted once per session on the same sentences under both."""
+    "coarse") overfitted once per test run on the same sentences under both."""
     nlp = criterion_pipeline()
     examples = make_examples(nlp, COARSE, "coarse") + make_examples(nlp, FINE, "fine")
     return overfit(nlp, examples, updates=150, max_loss=0.02)

@@ -225,8 +225,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         return self._user_dictionary.words
 
     def set_user_dictionary_mode(self, mode: str) -> None:
-        """Switch the user dictionary between "force" and "prefer" for this
-        session (a saved pipeline takes the mode of its config).
+        """Switch the user dictionary between "force" and "prefer" until it is saved and loaded again
+        (a saved pipeline takes the mode of its config).
 
         RAISES ValueError: for another mode.
         """
@@ -383,8 +383,8 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         return chosen_backend(self.cfg["inference_backend"], self._graph is not None, self.name)
 
     def set_inference_backend(self, backend: str) -> None:
-        """Switch the backend ("auto", "onnxruntime" or "torch") for this
-        session (a saved pipeline takes the setting of its config); the next
+        """Switch the backend ("auto", "onnxruntime" or "torch") until it is saved and loaded again
+        (a saved pipeline takes the setting of its config); the next
         prediction builds the network.
 
         RAISES ValueError: for another name.
