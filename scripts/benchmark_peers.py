@@ -12,6 +12,10 @@ with the official SIGHAN measures; writes OUTPUT_DIR/results.jsonl and
 OUTPUT_DIR/table.md and prints the table. A peer whose package or model is
 missing is skipped with a message. Timings mean something only on an idle
 machine. See scripts/train_pkuseg.py for the two pkuseg models.
+
+--python runs every worker in another interpreter (the project's benchmark:
+a venv without torch, with README's user install and the peers), except the
+--baseline pipelines, which run in this one (e.g. an earlier release on torch).
 """
 from pathlib import Path
 from typing import List, Optional, Tuple
@@ -38,6 +42,9 @@ def main(
     assets: Path = typer.Option(Path("assets"), "--assets", help="Corpus folder in the catalog layout (e.g. ../shared/data)."),
     pipeline: List[str] = typer.Option([], "--pipeline", help="NAME=PATH of a spacy-cws pipeline (nlp.pipe); repeatable."),
     segment: List[str] = typer.Option([], "--segment", help="NAME=PATH of a spacy-cws pipeline run as `segment` runs it; repeatable."),
+    baseline: List[str] = typer.Option(
+        [], "--baseline", help="NAME=PATH of a spacy-cws pipeline run by nlp.pipe in this python, not --python's (e.g. an earlier release on torch); repeatable."
+    ),
     python: Optional[str] = typer.Option(
         None, "--python", help="The python of every worker, e.g. a venv without torch with the peers installed (default: this one)."
     ),
@@ -57,6 +64,7 @@ def main(
     specs += [PeerSpec(name, "pkuseg-trained", path, python) for name, path in _named_paths(pkuseg_trained, "--pkuseg-trained")]
     specs += [PeerSpec(name, "pipeline", path, python) for name, path in _named_paths(pipeline, "--pipeline")]
     specs += [PeerSpec(name, "segment", path, python) for name, path in _named_paths(segment, "--segment")]
+    specs += [PeerSpec(name, "pipeline", path) for name, path in _named_paths(baseline, "--baseline")]
     labels = [spec.label for spec in specs]
     if len(set(labels)) != len(labels):
         raise typer.BadParameter(f"peer names must be unique: {', '.join(labels)}")
