@@ -3,7 +3,9 @@
 Run by .ci/run in a fresh venv where only README's user install was done:
     python .ci/torch_free_check.py ../shared/data/ctb6/test.seg
 """
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -20,6 +22,16 @@ for name in ("zh_cws_gd_sm", "zh_cws_gd"):
     words = sum(len(doc) for doc in docs)
     print(f"{name}: {backend}, loaded in {loaded:.2f} s, {len(texts):,} lines, {words:,} words")
     assert backend == "onnxruntime", f"{name} runs {backend}, not its graph"
+# The command line too: segment CTB6 test's text with each pipeline.
+with tempfile.TemporaryDirectory() as folder:
+    source = Path(folder) / "input.txt"
+    source.write_text("".join(text + "\n" for text in texts), encoding="utf-8")
+    for name in ("zh_cws_gd_sm", "zh_cws_gd"):
+        output = Path(folder) / f"{name}.txt"
+        subprocess.run([sys.executable, "-m", "spacy_cws", "segment", str(source), "-o", str(output), "--model", name], check=True)
+        words = output.read_text(encoding="utf-8").splitlines()
+        assert ["".join(line.split()) for line in words] == texts, f"segment with {name} lost text"
+        print(f"segment --model {name}: {len(words):,} lines")
 try:
     import torch  # noqa: F401
 except ImportError:

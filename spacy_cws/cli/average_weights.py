@@ -5,7 +5,7 @@ import spacy
 import typer
 from wasabi import msg
 
-from ..training.weight_checkpoints import average_weights, checkpoint_step, list_checkpoints
+from ..backends.choice import require_torch
 from . import app
 from .errors import fail
 
@@ -23,6 +23,12 @@ def average_weights_cli(
     Checkpoint averaging (Vaswani et al. 2017): the weights saved every few
     steps near the end of training are averaged; evaluate the result on dev
     against model-best before using it."""
+    try:
+        require_torch("average-weights")
+    except ImportError as err:
+        fail(str(err))
+    from ..training.weight_checkpoints import average_weights, checkpoint_step, list_checkpoints
+
     try:
         paths = [path for path in list_checkpoints(checkpoints) if checkpoint_step(path) >= first_step]
     except FileNotFoundError as err:

@@ -33,11 +33,9 @@ def export_onnx_cli(
         nlp = spacy.load(pipeline, config={"components": {component: {"onnx_tables": tables}}})
         segmenter = nlp.get_pipe(component)
         segmenter.export_onnx()
-    except (OSError, KeyError, ValueError) as err:
+        halve_torch_weights(nlp)
+    except (OSError, KeyError, ValueError, ImportError) as err:
         fail(str(err))
-    except ImportError as err:
-        fail(f"{err}")
-    halve_torch_weights(nlp)
     nlp.to_disk(output)
     sizes = {path.name: path.stat().st_size for path in (output / component).iterdir()}
     msg.good(

@@ -8,7 +8,7 @@ from spacy.language import Language
 from wasabi import msg
 
 from . import app
-from ..training.torch_modules import named_torch_modules
+from ..backends.choice import require_torch
 from .errors import fail
 
 
@@ -20,7 +20,11 @@ def halve_torch_weights(nlp: Language) -> int:
     builds (float32; models/module_weights.py), so inference runs in float32.
     The halved ``nlp`` itself is for saving only.
     RETURNS: the number of values cast.
+    RAISES ImportError: without torch, naming the train extra.
     """
+    require_torch("Casting a pipeline's weights to float16")
+    from ..training.torch_modules import named_torch_modules
+
     cast = 0
     for _, module in named_torch_modules(nlp):
         cast += sum(t.numel() for t in module.state_dict().values() if t.is_floating_point())
@@ -75,9 +79,9 @@ def half_precision_cli(
         nlp = spacy.load(pipeline)
         if not strings:
             check_strings_unused(nlp)
-    except (OSError, ValueError) as err:
+        cast = halve_torch_weights(nlp)
+    except (OSError, ValueError, ImportError) as err:
         fail(str(err))
-    cast = halve_torch_weights(nlp)
     if not cast:
         fail(f"{pipeline} has no torch weights to cast")
     nlp.to_disk(output)

@@ -11,6 +11,7 @@ import pytest
 BLOCK_TORCH = "import sys; sys.modules['torch'] = None\n"
 TORCH_FREE = [
     "spacy_cws",
+    "spacy_cws.cli",  # every command: `segment` and the others run without torch
     "spacy_cws.segmenter.component",
     "spacy_cws.mwa.component",
     "spacy_cws.models.gd_transformer",
