@@ -1,6 +1,28 @@
 """Where a component keeps its built inference network: per process, never pickled."""
 import os
 
+# Whether this process was forked from another (an ``nlp.pipe(n_process=N)``
+# or ``segment --n-process N`` worker): it is one of several workers sharing
+# the cores, so its network runs on one thread, as torch does there
+# (fork_safety.py).
+_FORKED = False
+
+
+def _note_fork() -> None:
+    global _FORKED
+    _FORKED = True
+
+
+if hasattr(os, "register_at_fork"):  # absent on Windows, which never forks
+    os.register_at_fork(after_in_child=_note_fork)
+
+
+def intra_op_threads(setting: int) -> int:
+    """The threads of a network built in this process for the
+    ``inference_threads`` setting: the setting, or for 0 (the default) 0 =
+    ONNX Runtime's own choice (one per physical core), but 1 in a forked worker."""
+    return setting or (1 if _FORKED else 0)
+
 
 class NetworkCache:
     """The network built last, for the process that built it.

@@ -12,6 +12,7 @@ package instead of a crash) and whether it needs a model path.
 """
 import importlib
 import importlib.util
+import os
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -88,14 +89,26 @@ def load_spacy_jieba() -> Segment:
 WARM_UP_TEXT = "今天天气很好。"
 
 
+def _loaded(path: Path):
+    """spacy.load of a folder or an installed package's name, its ONNX Runtime
+    threads those of the benchmark (OMP_NUM_THREADS, which ONNX Runtime does
+    not read), its network built by a first text."""
+    import spacy
+
+    nlp = spacy.load(str(path))
+    threads = int(os.environ.get("OMP_NUM_THREADS", "0") or 0)
+    for _, component in nlp.components:
+        if "inference_threads" in getattr(component, "cfg", {}):
+            component.cfg["inference_threads"] = threads  # before the network is built, by the first text
+    nlp(WARM_UP_TEXT)
+    return nlp
+
+
 def load_pipeline(path: Path, n_process: int = 1) -> Segment:
     """A spaCy pipeline (e.g. a trained spacy-cws model folder), through nlp.pipe;
     with ``n_process`` > 1 in forked workers, each with the parent's torch
     thread count (the harness sets it before loading)."""
-    import spacy
-
-    nlp = spacy.load(str(path))  # a folder or an installed package's name
-    nlp(WARM_UP_TEXT)
+    nlp = _loaded(path)
     return lambda texts: [
         [token.text for token in doc] for doc in nlp.pipe(texts, batch_size=PIPE_BATCH_SIZE, n_process=n_process)
     ]
@@ -106,12 +119,9 @@ def load_segment_lines(path: Path, n_process: int = 1) -> Segment:
     that only segments gives its words without building Docs, and with
     ``n_process`` > 1 from forked workers returning word offsets
     (spacy_cws/cli/segment_processes.py)."""
-    import spacy
-
     from ..cli.segment import segment_lines
 
-    nlp = spacy.load(str(path))  # a folder or an installed package's name
-    nlp(WARM_UP_TEXT)
+    nlp = _loaded(path)
     return lambda texts: [
         [text[start:end] for start, end in words.tolist()]
         for text, words in segment_lines(nlp, texts, PIPE_BATCH_SIZE, n_process=n_process)

@@ -31,7 +31,7 @@ from thinc.types import Floats3d
 
 from ..component_serialization import CfgAndModelSerialization, model_message
 from ..backends.choice import ONNXRUNTIME, check_backend, chosen_backend, require_torch
-from ..backends.network_cache import NetworkCache
+from ..backends.network_cache import NetworkCache, intra_op_threads
 from .character_view import CharacterView, Normaliser
 from ..models.padded_inputs import padded_length
 from ..freed_memory import release_freed_memory
@@ -410,7 +410,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
                     from ..backends.onnx_network import OnnxNetwork
 
                     graph = str(self._graph) if isinstance(self._graph, Path) else self._graph
-                    network = OnnxNetwork(graph, self.cfg["inference_threads"])
+                    network = OnnxNetwork(graph, intra_op_threads(self.cfg["inference_threads"]))
                 else:
                     self._require_weights()
                     from ..backends.torch_network import TorchNetwork

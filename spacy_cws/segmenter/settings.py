@@ -40,8 +40,8 @@ class SegmenterSettings:
         graph where the pipeline holds one and ONNX Runtime is installed,
         else torch). Training always runs torch.
     inference_threads: intra-op threads of the ONNX Runtime session (0: its
-        default, one per physical core); the role torch.set_num_threads plays
-        for the torch backend.
+        default, one per physical core, and 1 in a forked n_process worker);
+        the role torch.set_num_threads plays for the torch backend.
     onnx_tables: how ``Segmenter.export_onnx`` stores the n-gram tables in
         the graph: "int8" (a scale per row; CTB6 test F1 within 0.02 of the
         float16 tables, docs/guides/onnx-runtime.md) or "float16" (as the

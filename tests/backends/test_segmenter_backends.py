@@ -106,7 +106,7 @@ def test_onnxruntime_setting_needs_a_graph_and_onnxruntime(trained_nlp, exported
     segmenter.set_inference_backend("auto")
     assert segmenter.inference_backend == "torch"  # auto falls back
     segmenter.set_inference_backend("onnxruntime")
-    with pytest.raises(ImportError, match=r"spacy-cws\[onnxruntime\]"):
+    with pytest.raises(ImportError, match="pip install onnxruntime"):
         segmenter.segment_texts(TEXTS[:1])
 
 
