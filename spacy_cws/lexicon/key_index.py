@@ -18,6 +18,8 @@ from typing import Dict, Iterator, Mapping, Sequence
 import numpy
 import srsly
 
+from ..saved_messages import array_message, message_array, saved_message
+
 INDEX_FORMAT = "spacy-cws.lexicon-index.v1"
 
 
@@ -87,10 +89,7 @@ class KeyIndex:
                 "format": INDEX_FORMAT,
                 "trie": self._trie.tobytes(),
                 "max_key_length": self.max_key_length,
-                "values": {
-                    name: {"dtype": array.dtype.str, "shape": list(array.shape), "data": array.tobytes()}
-                    for name, array in self.values.items()
-                },
+                "values": {name: array_message(array) for name, array in self.values.items()},
             }
         )
 
@@ -100,19 +99,11 @@ class KeyIndex:
 
         RAISES ValueError: for bytes that are not a saved index.
         """
-        try:
-            msg = srsly.msgpack_loads(data)
-        except Exception as err:  # msgpack's own exception types
-            raise ValueError(f"the lexicon index is corrupt: not msgpack ({type(err).__name__}: {err})") from err
-        if not isinstance(msg, dict) or msg.get("format") != INDEX_FORMAT:
-            raise ValueError(f"the lexicon index is not of format '{INDEX_FORMAT}'")
+        msg = saved_message(data, INDEX_FORMAT, "lexicon index", "lexicon index")
         index = cls.__new__(cls)
         index._trie = _trie_class()().frombytes(msg["trie"])
         index.max_key_length = int(msg["max_key_length"])
-        index.values = {
-            name: numpy.frombuffer(saved["data"], dtype=numpy.dtype(saved["dtype"])).reshape(saved["shape"])
-            for name, saved in msg["values"].items()
-        }
+        index.values = {name: message_array(saved) for name, saved in msg["values"].items()}
         if any(len(array) != len(index._trie) for array in index.values.values()):
             raise ValueError("the lexicon index is corrupt: its arrays do not have one row per key")
         return index

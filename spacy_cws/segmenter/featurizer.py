@@ -21,6 +21,7 @@ import numpy
 import srsly
 
 from ..freed_memory import release_freed_memory
+from ..saved_messages import array_message, message_array, saved_message
 from ..lexicon.channel_storage import (
     channel_counts,
     channel_tags,
@@ -43,14 +44,6 @@ SLOTS_COLUMN = N_SYMBOL_COLUMNS + 1 + N_TRIGRAM_COLUMNS
 DATA_FORMAT = "spacy-cws.featurizer.v1"
 
 
-def _array_message(array: numpy.ndarray) -> dict:
-    return {"dtype": array.dtype.str, "shape": list(array.shape), "data": array.tobytes()}
-
-
-def _message_array(saved: dict) -> numpy.ndarray:
-    return numpy.frombuffer(saved["data"], dtype=numpy.dtype(saved["dtype"])).reshape(saved["shape"])
-
-
 def featurizer_data(data: bytes) -> dict:
     """The learned data of a featurizer, from ``Featurizer.to_bytes``: a dict
     of "symbols" (one string, a symbol a character), "bigrams" (the unigram
@@ -61,14 +54,9 @@ def featurizer_data(data: bytes) -> dict:
 
     RAISES ValueError: for bytes that are not a saved featurizer.
     """
-    try:
-        msg = srsly.msgpack_loads(data)
-    except Exception as err:  # msgpack's own exception types
-        raise ValueError(f"the featurizer file is corrupt: not msgpack ({type(err).__name__}: {err})") from err
-    if not isinstance(msg, dict) or msg.get("format") != DATA_FORMAT:
-        raise ValueError(f"the featurizer file is not a spacy-cws featurizer of format '{DATA_FORMAT}'")
+    msg = saved_message(data, DATA_FORMAT, "featurizer file", "featurizer")
     if "bigram_ids" in msg:
-        msg["bigrams"] = _message_array(msg.pop("bigram_ids"))
+        msg["bigrams"] = message_array(msg.pop("bigram_ids"))
     return msg
 
 
@@ -224,7 +212,7 @@ class Featurizer:
             {
                 "format": DATA_FORMAT,
                 "symbols": "".join(self.symbols),
-                "bigram_ids": _array_message(self.symbol_ids.pair_unigram_ids()),
+                "bigram_ids": array_message(self.symbol_ids.pair_unigram_ids()),
                 "criteria": list(self.criteria),
                 "channels": [dict(channel) for channel in self.channels],
                 "matcher": matcher.to_bytes() if matcher is not None else None,
