@@ -3,7 +3,7 @@
 The trainable ``gd_segmenter`` then turns characters into words. Whitespace
 stays in the Doc as spaCy keeps it (a single space as the previous token's
 trailing whitespace, anything else as whitespace tokens), so ``doc.text`` is
-always the input.
+always the input. The Doc keeps the text for the segmenter (doc_text.py).
 """
 from typing import Callable
 
@@ -15,6 +15,7 @@ from spacy.vocab import Vocab
 
 from .character_view import non_space_positions
 from .doc_from_spans import doc_from_spans
+from .doc_text import keep_text
 
 
 class CharPretokenizer(DummyTokenizer):
@@ -27,7 +28,7 @@ class CharPretokenizer(DummyTokenizer):
         if not isinstance(text, str):
             raise TypeError(f"CharPretokenizer takes a str, got {type(text).__name__}")
         starts = non_space_positions(text)
-        return doc_from_spans(self.vocab, text, numpy.stack([starts, starts + 1], axis=1))
+        return keep_text(doc_from_spans(self.vocab, text, numpy.stack([starts, starts + 1], axis=1)), text)
 
 
 @registry.tokenizers("spacy-cws.CharPretokenizer.v1")

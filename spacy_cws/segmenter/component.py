@@ -36,6 +36,7 @@ from .character_view import CharacterView, Normaliser
 from ..models.padded_inputs import padded_length
 from ..freed_memory import release_freed_memory
 from .decoding import decode_words
+from .doc_text import doc_text, forget_text
 from .dictionary_bonus import add_dictionary_bonus
 from .gap_labels import unit_starts_word
 from .criteria import training_criteria
@@ -500,7 +501,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         (SegmentedText), segmented by each Doc's doc._.cws_criterion where set
         (multi-criteria models)."""
         docs = list(docs)
-        texts = [doc.text for doc in docs]
+        texts = [doc_text(doc) for doc in docs]
         words = self.segment_texts(texts, [doc._.cws_criterion for doc in docs])
         return [SegmentedText(text, text_words) for text, text_words in zip(texts, words)]
 
@@ -517,6 +518,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """
         for doc, (text, words) in zip(docs, segmented):
             merge_words(doc, words, self.name, text)
+            forget_text(doc)
 
     # -- training -------------------------------------------------------------------
 
