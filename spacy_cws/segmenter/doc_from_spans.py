@@ -22,6 +22,11 @@ def words_and_spaces(text: str, spans: numpy.ndarray) -> Tuple[List[str], List[b
     whitespace becomes whitespace tokens, as spaCy's get_words_and_spaces does.
     RETURNS: (words, spaces), whose concatenation with the spaces is ``text``.
     """
+    if len(spans) and spans[0, 0] == 0 and spans[-1, 1] == len(text) and (spans[1:, 0] == spans[:-1, 1]).all():
+        # The words cover the text end to end (most Chinese text: no whitespace).
+        if len(spans) == len(text):
+            return list(text), [False] * len(text)
+        return [text[start:end] for start, end in spans.tolist()], [False] * len(spans)
     words, spaces = [], []
     position = 0
     for start, end in spans.tolist():

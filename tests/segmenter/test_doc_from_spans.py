@@ -23,3 +23,14 @@ def test_same_words_and_spaces_as_spacy(text):
     assert [t.text for t in doc] == expected_words
     assert [bool(t.whitespace_) for t in doc] == expected_spaces
     assert doc.text == text
+
+
+@pytest.mark.parametrize("words", [["今天", "天气", "很", "好"], list("新华社北京电"), ["Good", "morning", "！"]])
+def test_words_that_cover_the_text_end_to_end_give_spacys_tokens(words):
+    """No whitespace: the words themselves, none with trailing whitespace."""
+    text = "".join(words)
+    ends = numpy.cumsum([len(word) for word in words])
+    spans = numpy.stack([ends - [len(word) for word in words], ends], axis=1)
+    doc = doc_from_spans(Vocab(), text, spans)
+    assert ([t.text for t in doc], [bool(t.whitespace_) for t in doc]) == get_words_and_spaces(words, text)
+    assert doc.text == text
