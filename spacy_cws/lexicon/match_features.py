@@ -6,9 +6,9 @@ and each unit t of a text: whether a lexicon word begins at t (B), ends at t
 (E) or holds t strictly inside (M), by word length 2, 3, 4 and 5 or more, and
 whether t alone is a lexicon word (S): 13 flags per channel, packed into one
 int64 per unit (bit ``channel * 13 + flag``). A word never matches across
-whitespace. Matching walks a static trie of the lexicon's normalised words
-(key_index.py) from each unit of the text's normalised symbols: linear in the
-text's length times the longest word's. A pipeline saves the matcher as it
+whitespace. Matching looks up every window of the text's normalised symbols
+among the lexicon's normalised words (key_index.py), vectorised over the text,
+one pass per word length. A pipeline saves the matcher as it
 is built (``to_bytes``), so loading it rebuilds nothing.
 
 Jackknifing (Zhang et al. 2018 train their dictionary features the same way):
@@ -21,7 +21,6 @@ folds. At inference every word is seen.
 import zlib
 from array import array
 from functools import partial
-from itertools import islice
 from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
@@ -274,21 +273,18 @@ class LexiconMatcher:
         return [rows[a : a + n] for a, n in zip(offsets[:-1].tolist(), lengths.tolist())]
 
     def _matches(self, joined: str, texts_spaced, offsets: numpy.ndarray, folds) -> Iterator[tuple]:
-        """Per block of MATCH_BLOCK automaton matches: the starts, ends and key
-        rows (int (m,)) and channel masks (int (m, channels)) of the matches
-        that cross no whitespace and keep a channel after jackknifing."""
+        """Per block of MATCH_BLOCK matches (key_index.py): the starts, ends and
+        key rows (int (m,)) and channel masks (int (m, channels)) of the
+        matches that cross no whitespace and keep a channel after jackknifing."""
         spaced = numpy.zeros(int(offsets[-1]), dtype=bool)
         for offset, text_spaced in zip(offsets[:-1].tolist(), texts_spaced):
             spaced[offset : offset + len(text_spaced)] = text_spaced
         spaces_before = numpy.cumsum(spaced)
         fold_bits = None if folds is None else numpy.int64(1) << numpy.asarray(folds, dtype=numpy.int64)
-        found_matches = self._index.matches(joined)
-        # The matches are taken MATCH_BLOCK at a time, so their arrays do not grow with the text.
-        while True:
-            found = numpy.fromiter(islice(found_matches, 2 * MATCH_BLOCK), dtype=numpy.int64).reshape(-1, 2)
-            if not len(found):
-                return
-            ends, key_rows = found[:, 0], found[:, 1]
+        all_ends, all_key_rows = self._index.matches(joined)
+        # The matches become flags MATCH_BLOCK at a time, so the flag arrays do not grow with the text.
+        for block in range(0, len(all_ends), MATCH_BLOCK):
+            ends, key_rows = all_ends[block : block + MATCH_BLOCK], all_key_rows[block : block + MATCH_BLOCK]
             masks = self._key_masks[key_rows]
             if fold_bits is not None:
                 text_of_match = numpy.searchsorted(offsets, ends, side="right") - 1

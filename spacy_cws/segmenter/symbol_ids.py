@@ -38,8 +38,8 @@ class SymbolIds:
             raise ValueError(f"Symbols must be single characters, got {bad[:5]}: retrain the pipeline")
         self.n_unigrams = len(unigrams) + N_SPECIAL_SYMBOLS
         self.n_bigrams = len(bigrams) + N_SPECIAL_SYMBOLS
-        # A (4.5 MB) table by code point: one fancy index maps a whole text.
-        self._unigram_table = numpy.full(N_CODE_POINTS, UNK, dtype=numpy.int32)
+        # A table by code point (2.2 MB in int16): one fancy index maps a whole text.
+        self._unigram_table = numpy.full(N_CODE_POINTS, UNK, dtype=numpy.min_scalar_type(-self.n_unigrams))
         if unigrams:
             self._unigram_table[code_points("".join(unigrams))] = numpy.arange(
                 N_SPECIAL_SYMBOLS, self.n_unigrams, dtype=numpy.int32
