@@ -379,6 +379,12 @@ def segment_cli(
     address: Optional[str] = typer.Option(
         None, "--address", help="Ray cluster to join (e.g. auto, ray://head:10001); default: start a local one."
     ),
+    probs: bool = typer.Option(
+        False,
+        "--probs",
+        help='With --format jsonl: add "gap_probs", the probability of a word boundary at each gap between '
+        "characters (doc._.gap_probs). Local engine, one process, no --resume.",
+    ),
     max_line_chars: Optional[int] = typer.Option(
         None,
         "--max-line-chars",
@@ -418,6 +424,8 @@ def segment_cli(
         fail("--engine ray reads files (not standard input) and cannot --resume: use --engine local.")
     if address is not None and engine != Engine.ray:
         fail("--address is a Ray cluster's: pass --engine ray with it.")
+    if probs and (output_format != LineFormat.jsonl or engine != Engine.local or n_process > 1 or resume):
+        fail("--probs writes jsonl (--format jsonl) with the local engine in one process (--n-process 1), without --resume.")
     load = partial(prepare_pipeline, model, criterion, user_dict, user_dict_mode, max_line_chars)
     nlp = load()
     formatter = FORMATTERS[output_format]
@@ -434,7 +442,12 @@ def segment_cli(
             records = read_inputs(inputs, progress, nlp.max_length, input_format)
             if resume:
                 skip_resumed_lines(output, records, output_format)
-            lines = local_lines(nlp, until_input_error(records, stopped), formatter, batch_size, n_process)
+            if probs:
+                from .segment_probs import probs_lines
+
+                lines = probs_lines(nlp, until_input_error(records, stopped), batch_size, sole_segmenter(nlp), formatter)
+            else:
+                lines = local_lines(nlp, until_input_error(records, stopped), formatter, batch_size, n_process)
         with open_output(output, append=resume) as sink:
             write_lines(sink, lines, "standard output" if output is None else f"the output file {output}")
     except InputError as err:

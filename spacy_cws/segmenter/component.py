@@ -37,11 +37,13 @@ from ..models.padded_inputs import padded_length
 from ..freed_memory import release_freed_memory
 from .decoding import decode_words
 from .doc_text import doc_text, forget_text
+from .boundary_probabilities import character_gap_probabilities, unit_start_probabilities
 from .dictionary_bonus import add_dictionary_bonus
 from .gap_labels import unit_starts_word
 from .criteria import training_criteria
 from .featurizer import Featurizer, featurizer_data
 from .merge_words import SegmentedText, merge_words
+from .gap_probs_extension import ScoredText, set_gap_probs
 from .symbol_ids import SymbolIds
 from ..lexicon import Lexicon, load_lexicon, training_lexicon
 from ..lexicon.channel_storage import pack_channel
@@ -315,6 +317,29 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             used by multi-criteria models only.
         RAISES ValueError: for an unknown criterion, naming the known ones.
         """
+        return self._segment(texts, criteria, with_probs=False)[0]
+
+    def segment_with_probs(
+        self, texts: Sequence[str], criteria: Optional[Sequence[Optional[str]]] = None
+    ) -> Tuple[List[numpy.ndarray], List[numpy.ndarray]]:
+        """Segment raw texts and give the probability of a boundary at every
+        gap between characters (boundary_probabilities.py), in one pass.
+
+        RETURNS (words, gap_probs): per text the int64 (n_words, 2) word
+            offsets of ``segment_texts``, and float32 (max(len(text) - 1, 0),)
+            where element i is the probability of a word boundary between
+            text[i] and text[i + 1]: the model's (head 0's softmax for gap
+            scores, CRF marginals for B/M/E/S), 1 next to whitespace, 0 inside
+            a run. The words may disagree with them where constraints
+            (force-mode user words, unbroken spans) overrule the model.
+        RAISES ValueError: for an unknown criterion, naming the known ones.
+        """
+        return self._segment(texts, criteria, with_probs=True)
+
+    def _segment(
+        self, texts: Sequence[str], criteria: Optional[Sequence[Optional[str]]], with_probs: bool
+    ) -> Tuple[List[numpy.ndarray], List[numpy.ndarray]]:
+        """segment_texts, and with_probs the gap probabilities (else [])."""
         self._check_initialized()
         texts = list(texts)
         ids = self.featurizer.criterion_ids(criteria or [None] * len(texts), self.cfg["criterion"], self.name)
@@ -323,6 +348,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         matches = [self._user_dictionary.matches(text) for text in texts] if prefer else []
         network = self._inference_network()
         span_starts: List[List[numpy.ndarray]] = [[] for _ in texts]
+        span_probs: List[List[numpy.ndarray]] = [[] for _ in texts]
         windows = list(unit_windows([[end - start for start, end in text_spans] for text_spans in spans], WINDOW_UNITS))
         for window in windows:
             window_views = [views[text] for text, _, _ in window]
@@ -342,6 +368,10 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             starts = iter(network.decoder.word_starts(scores))
             for text, first, end in window:
                 span_starts[text].extend(islice(starts, end - first))
+            if with_probs:
+                unit_probs = iter(unit_start_probabilities(network.labels, scores, getattr(network.decoder, "crf", None)))
+                for text, first, end in window:
+                    span_probs[text].extend(islice(unit_probs, end - first))
             del sequences, scores, starts
             if len(windows) > 1:
                 # A long input: the window's scratch memory goes back to the system,
@@ -351,10 +381,13 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
             self._constrain(text, view, decode_words(view, text_spans, text_starts))
             for text, view, text_spans, text_starts in zip(texts, views, spans, span_starts)
         ]
+        gap_probs = (
+            [character_gap_probabilities(*parts) for parts in zip(texts, views, spans, span_probs)] if with_probs else []
+        )
         if len(windows) > 1:
-            del views, span_starts
+            del views, span_starts, span_probs
             release_freed_memory()
-        return words
+        return words, gap_probs
 
     def _prefers_by_bonus(self) -> bool:
         """"prefer" mode, user words, and no lexicon features to put them in."""
@@ -496,14 +529,15 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
                 results[position[id(seq)]] = score
         return results
 
-    def predict(self, docs: Iterable[Doc]) -> List[SegmentedText]:
-        """RETURNS per Doc its text and int64 (n_words, 2) word character spans
-        (SegmentedText), segmented by each Doc's doc._.cws_criterion where set
-        (multi-criteria models)."""
+    def predict(self, docs: Iterable[Doc]) -> List[ScoredText]:
+        """RETURNS per Doc its text, int64 (n_words, 2) word character spans
+        and float32 gap probabilities (ScoredText, segment_with_probs),
+        segmented by each Doc's doc._.cws_criterion where set (multi-criteria
+        models)."""
         docs = list(docs)
         texts = [doc_text(doc) for doc in docs]
-        words = self.segment_texts(texts, [doc._.cws_criterion for doc in docs])
-        return [SegmentedText(text, text_words) for text, text_words in zip(texts, words)]
+        words, gap_probs = self.segment_with_probs(texts, [doc._.cws_criterion for doc in docs])
+        return [ScoredText(*parts) for parts in zip(texts, words, gap_probs)]
 
     def set_annotations(self, docs: Iterable[Doc], segmented: List[SegmentedText]) -> None:
         """Make each predicted word one token, in place (merge_words.py): each
@@ -512,12 +546,15 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         ``pipe`` run ``predict`` on a batch of Docs and then this, under the
         pipeline's error handler.
 
-        segmented: per Doc its text and word character spans, from ``predict``.
+        segmented: per Doc its text and word character spans, from ``predict``
+            (ScoredText: with its gap probabilities, set as ``doc._.gap_probs``).
         RAISES ValueError: if a word does not start and end on token edges
             (the Doc was not made by the character pretokenizer).
         """
-        for doc, (text, words) in zip(docs, segmented):
-            merge_words(doc, words, self.name, text)
+        for doc, scored in zip(docs, segmented):
+            merge_words(doc, scored.words, self.name, scored.text)
+            if isinstance(scored, ScoredText):
+                set_gap_probs(doc, scored.gap_probs, scored.text)
             forget_text(doc)
 
     # -- training -------------------------------------------------------------------
@@ -551,6 +588,56 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         views, spans, sequences = self._featurize_examples(examples)
         scores, backprop = self.model.begin_update(sequences)
         loss, d_scores = self._loss(examples, views, spans, scores)
+        backprop(d_scores)
+        if sgd not in (None, False):
+            self.finish_update(sgd)
+        losses[self.name] += loss
+        return losses
+
+    def update_partial(
+        self,
+        texts: Sequence[str],
+        char_labels: Sequence[numpy.ndarray],
+        *,
+        drop: float = 0.0,
+        sgd: Optional[Optimizer] = None,
+        losses: Optional[Dict[str, float]] = None,
+    ) -> Dict[str, float]:
+        """Learn from partially labelled texts: only the labelled gaps count in
+        the loss (partial_labels.py; Liu et al. 2014). Gap models only.
+
+        texts: raw texts (the default criterion). char_labels: per text
+            (max(len(text) - 1, 0),) per gap between characters: 1 boundary,
+            0 none, a probability between them for a soft target (a
+            teacher's), -1 unknown (masked out of the loss).
+        sgd: the optimizer; None: the gradients stay on the model (for a
+            penalty added before finish_update).
+        RETURNS: ``losses`` with this component's loss added.
+        RAISES ValueError: if the component is not initialized, its model
+            predicts B/M/E/S tags, or a labels array has the wrong length.
+        """
+        from .partial_labels import masked_softmax_cross_entropy, unit_gap_labels
+
+        if losses is None:
+            losses = {}
+        losses.setdefault(self.name, 0.0)
+        self._check_initialized()
+        if self.model.attrs.get("labels", "gaps") != "gaps":
+            raise ValueError(f"'{self.name}' tags B/M/E/S: learning from partial gap labels needs a gap model (GD-Transformer)")
+        texts = list(texts)
+        for text, labels in zip(texts, char_labels):
+            if len(labels) != max(len(text) - 1, 0):
+                raise ValueError(f"A text of {len(text)} characters needs {max(len(text) - 1, 0)} gap labels, got {len(labels)}")
+        self._require_weights()
+        set_dropout_rate(self.model, drop)
+        views, spans, sequences = self._featurize(texts, [None] * len(texts))
+        if not sequences:
+            return losses
+        gold = [pair for view, text_spans, labels in zip(views, spans, char_labels) for pair in unit_gap_labels(view, text_spans, labels)]
+        scores, backprop = self.model.begin_update(sequences)
+        loss, d_scores = masked_softmax_cross_entropy(self.model.ops, scores, [g[0] for g in gold], [g[1] for g in gold])
+        if numpy.isnan(loss):
+            raise ValueError(Errors.E910.format(name=self.name))
         backprop(d_scores)
         if sgd not in (None, False):
             self.finish_update(sgd)

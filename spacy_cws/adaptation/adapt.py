@@ -1,0 +1,109 @@
+"""Adapting a loaded pipeline's segmenter to raw domain text, in place.
+
+1. The segmenter segments the raw text, with gap probabilities.
+2. Domain words are mined from the raw text and the model's confident words
+   (lexicon_mining.py) and become the segmenter's user dictionary in
+   "prefer" mode: they join its last lexicon channel, so the model sees
+   them as lexicon features and still decides.
+3. Unless ``self_training`` is None, the segmenter segments the text again,
+   now with the lexicon, and is fine-tuned on its own confident gaps
+   (self_training.py).
+Nothing but the pipeline and the raw text is needed: no gold data, no
+training corpus.
+"""
+from dataclasses import asdict, dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy
+from spacy.language import Language
+from spacy.util import minibatch
+from tqdm import tqdm
+
+from ..segmenter.component import Segmenter
+from .lexicon_mining import MinedWord, MiningSettings, mine_lexicon, model_word_statistics
+from .self_training import SelfTrainingSettings, self_train
+
+# Texts segmented at a time while labelling the raw text (progress steps).
+LABEL_BATCH = 256
+
+
+@dataclass
+class Adaptation:
+    """What ``adapt_pipeline`` did. words: the mined words, most frequent
+    first; n_characters: of the raw text; self_training: its statistics
+    (self_train), or None; settings: the settings used, as dicts."""
+
+    words: List[MinedWord]
+    n_characters: int
+    self_training: Optional[Dict[str, float]] = None
+    settings: Dict[str, dict] = field(default_factory=dict)
+
+
+def find_segmenter(nlp: Language) -> Tuple[str, Segmenter]:
+    """The pipeline's gd_segmenter component: (its name, it).
+
+    RAISES ValueError: if the pipeline has none (e.g. a to-tokenizer pipeline,
+        whose segmenter is its tokenizer).
+    """
+    for name, component in nlp.pipeline:
+        if isinstance(component, Segmenter):
+            return name, component
+    raise ValueError(
+        f"The pipeline has no gd_segmenter component (components: {nlp.pipe_names or 'none'}): adapt the "
+        "pipeline a to-tokenizer copy was made from, then run to-tokenizer on the result"
+    )
+
+
+def label_texts(segmenter: Segmenter, texts: Sequence[str], progress: bool = False, desc: str = "segment") -> Tuple[list, list]:
+    """Per text its words and gap probabilities (Segmenter.segment_with_probs), in batches with a progress bar."""
+    words: List[numpy.ndarray] = []
+    probs: List[numpy.ndarray] = []
+    with tqdm(total=len(texts), desc=desc, unit=" texts", disable=not progress, leave=False) as bar:
+        for batch in minibatch(texts, size=LABEL_BATCH):
+            batch_words, batch_probs = segmenter.segment_with_probs(batch)
+            words.extend(batch_words)
+            probs.extend(batch_probs)
+            bar.update(len(batch))
+    return words, probs
+
+
+def adapt_pipeline(
+    nlp: Language,
+    texts: Sequence[str],
+    mining: Optional[MiningSettings] = None,
+    self_training: Optional[SelfTrainingSettings] = None,
+    lexicon: bool = True,
+    progress: bool = False,
+) -> Adaptation:
+    """Adapt ``nlp``'s segmenter to ``texts`` in place (module docstring).
+
+    The user dictionary mode becomes "prefer" in ``nlp.config`` too, so the
+    saved pipeline loads with it; words already in the user dictionary stay.
+    mining: None for the defaults. self_training: None for no training.
+    lexicon: False to self-train without the mined words in the dictionary
+        (they are still mined and returned).
+    RAISES ValueError: for a pipeline without gd_segmenter, settings out of
+        range, or (self-training) a model that tags B/M/E/S.
+    """
+    mining = mining or MiningSettings()
+    mining.check()
+    if self_training is not None:
+        self_training.check()
+    name, segmenter = find_segmenter(nlp)
+    if self_training is not None and segmenter.model.attrs.get("labels", "gaps") != "gaps":
+        raise ValueError(f"'{name}' tags B/M/E/S: self-training needs a gap model (GD-Transformer); use --lexicon-only")
+    texts = list(texts)
+    words, probs = label_texts(segmenter, texts, progress)
+    model_words = model_word_statistics(texts, words, probs, mining.confidence, mining.max_length)
+    mined = mine_lexicon(texts, model_words, mining, segmenter.symbols, progress)
+    del words, probs
+    if lexicon:
+        nlp.config["components"][name]["user_dictionary_mode"] = "prefer"
+        segmenter.set_user_dictionary_mode("prefer")
+        segmenter.add_words([entry.word for entry in mined])
+    result = Adaptation(mined, sum(len(text) for text in texts), settings={"mining": asdict(mining)})
+    if self_training is not None:
+        _, probs = label_texts(segmenter, texts, progress, desc="label")
+        result.self_training = self_train(segmenter, texts, probs, self_training, progress)
+        result.settings["self_training"] = asdict(self_training)
+    return result

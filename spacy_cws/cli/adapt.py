@@ -1,0 +1,128 @@
+"""``python -m spacy_cws adapt PIPELINE RAW_TEXT... --output DIR``: adapt a pipeline to raw domain text."""
+import shutil
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import List, Optional
+
+import srsly
+import typer
+from wasabi import msg
+
+from . import app
+from .errors import fail
+
+DOMAIN_WORDS = "domain_words.txt"
+REPORT = "adaptation.json"
+
+
+def _source_path(nlp) -> Optional[Path]:
+    path = getattr(nlp, "_path", None)
+    return Path(path).resolve() if path else None
+
+
+def check_output(output: Path, force: bool, source: Optional[Path]) -> None:
+    """Refuse an output that exists (without --force), that is not a pipeline
+    folder (even with --force: it is deleted first), or that is, holds or lies
+    inside the source pipeline. Exits 1 with a message."""
+    resolved = output.resolve()
+    if source is not None and (resolved == source or source in resolved.parents or resolved in source.parents):
+        fail(f"The output {output} is, holds or lies inside the source pipeline {source}: nothing is written there.")
+    if not output.exists():
+        return
+    if not force:
+        fail(f"The output {output} exists: pass --force to overwrite it.")
+    if not output.is_dir():
+        fail(f"The output {output} is a file, not a pipeline folder: remove it yourself.")
+    if any(output.iterdir()) and not (output / "config.cfg").is_file():
+        fail(f"The output {output} is a folder but not a pipeline (no config.cfg): it is not deleted; choose another.")
+
+
+@app.command("adapt")
+def adapt_cli(
+    pipeline: str = typer.Argument(..., help="A pipeline with gd_segmenter: an installed name or a path."),
+    raw_text: List[Path] = typer.Argument(..., help="UTF-8 text files of the domain, one text a line."),
+    output: Path = typer.Option(..., "--output", "-o", help="Folder for the adapted pipeline (spacy.load(DIR))."),
+    lexicon_only: bool = typer.Option(False, "--lexicon-only", help="Mine the domain lexicon only; no training."),
+    no_lexicon: bool = typer.Option(
+        False, "--no-lexicon", help="Self-train without adding the mined words (they are still written)."
+    ),
+    steps: int = typer.Option(100, "--steps", min=0, help="Self-training optimizer steps (about 2,000 characters each)."),
+    threshold: float = typer.Option(
+        0.95, "--threshold", min=0.5, max=1.0, help="Gap probability that makes a self-training label (and 1 - it: no boundary)."
+    ),
+    learn_rate: float = typer.Option(1e-4, "--learn-rate", min=0.0, help="Self-training learning rate (Adam)."),
+    l2sp: float = typer.Option(0.0, "--l2sp", min=0.0, help="Weight of the L2-SP penalty toward the source weights."),
+    mask_only: bool = typer.Option(
+        False, "--mask-only", help="Mask the gaps below the threshold out of the loss instead of distilling the source's probabilities."
+    ),
+    min_count: int = typer.Option(3, "--min-count", min=1, help="Least occurrences of a mined word in the raw text."),
+    min_av: int = typer.Option(5, "--min-av", min=1, help="Least accessor variety of a mined word (Feng et al. 2004)."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing output pipeline folder."),
+):
+    """Adapt a pipeline to your domain from raw text alone.
+
+    Adapt PIPELINE to the domain of the RAW_TEXT files (UTF-8, one text a
+    line; at least 1,000 characters, ideally 100,000 or more): words of the
+    domain are mined from the text (accessor variety, PMI and the model's own
+    confident words) and join the segmenter's lexicon in prefer mode; then,
+    unless --lexicon-only, the segmenter is fine-tuned on the gaps of the
+    text it is sure of (the others are masked out of the loss), near its
+    source weights. Writes the adapted pipeline to DIR (spacy.load(DIR),
+    spacy package), the mined words to DIR/domain_words.txt ('word count' a
+    line, the user-dictionary format: read, edit, reuse with --user-dict)
+    and what was done to DIR/adaptation.json. Needs no gold data; the source
+    pipeline is never written to. See docs/guides/domain-adaptation.md."""
+    import spacy
+
+    from ..adaptation.adapt import adapt_pipeline, find_segmenter
+    from ..adaptation.lexicon_mining import MiningSettings, write_lexicon
+    from ..adaptation.raw_text import read_raw_texts
+    from ..adaptation.self_training import SelfTrainingSettings
+
+    if lexicon_only and no_lexicon:
+        fail("--lexicon-only and --no-lexicon leave nothing to do: pass one of them.")
+    try:
+        texts = read_raw_texts(raw_text)
+    except (OSError, ValueError) as err:
+        fail(str(err))
+    try:
+        nlp = spacy.load(pipeline)
+    except (OSError, ValueError, KeyError) as err:
+        fail(f"Cannot load the pipeline {pipeline}: {err}")
+    check_output(output, force, _source_path(nlp))
+    mining = MiningSettings(min_count=min_count, min_accessor_variety=min_av)
+    training = None if lexicon_only else SelfTrainingSettings(
+        steps=steps, threshold=threshold, learn_rate=learn_rate, l2sp=l2sp, distill=not mask_only
+    )
+    progress = sys.stderr.isatty()
+    try:
+        name, _ = find_segmenter(nlp)
+        result = adapt_pipeline(nlp, texts, mining, training, lexicon=not no_lexicon, progress=progress)
+    except ValueError as err:
+        fail(str(err))
+    trained = "" if result.self_training is None else f", {training.steps} self-training steps"
+    nlp.meta["description"] = (
+        nlp.meta.get("description", "")
+        + f" Adapted by spacy_cws adapt to {result.n_characters:,} characters of raw domain text: "
+        f"{len(result.words):,} mined words ({DOMAIN_WORDS}){trained}."
+    ).strip()
+    if output.exists():
+        shutil.rmtree(output)
+    nlp.to_disk(output)
+    write_lexicon(result.words, output / DOMAIN_WORDS)
+    srsly.write_json(
+        output / REPORT,
+        {
+            "source": pipeline,
+            "component": name,
+            "raw_text": [str(path) for path in raw_text],
+            "characters": result.n_characters,
+            "mined_words": len(result.words),
+            "lexicon_added": not no_lexicon,
+            "self_training": result.self_training,
+            "settings": result.settings,
+            "top_words": [asdict(entry) for entry in result.words[:30]],
+        },
+    )
+    msg.good(f"Saved {output}: {len(result.words):,} domain words ({output / DOMAIN_WORDS}){trained}")

@@ -1,0 +1,84 @@
+"""``python -m spacy_cws adapt`` end to end on ZX raw text, and what it refuses."""
+import importlib.util
+
+import pytest
+import spacy
+from typer.testing import CliRunner
+
+from spacy_cws.cli import app
+from spacy_cws.lexicon.sources import read_user_dictionary
+
+
+def invoke(*args):
+    return CliRunner().invoke(app, ["adapt", *[str(arg) for arg in args]])
+
+
+def assert_refused(result, named):
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit)  # a message, not a traceback
+    assert named in result.stderr
+
+
+@pytest.fixture(scope="module")
+def raw_file(tmp_path_factory, zx_raw):
+    if importlib.util.find_spec("zh_cws_gd_sm") is None:
+        pytest.skip("zh_cws_gd_sm is not installed")
+    path = tmp_path_factory.mktemp("raw") / "zx.txt"
+    path.write_text("\n".join(zx_raw) + "\n", encoding="utf-8")
+    return path
+
+
+def test_lexicon_only_writes_a_loadable_pipeline(raw_file, tmp_path):
+    output = tmp_path / "adapted"
+    result = invoke("zh_cws_gd_sm", raw_file, "--output", output, "--lexicon-only")
+    assert result.exit_code == 0, result.output
+    words = read_user_dictionary(output / "domain_words.txt")
+    assert "张小凡" in words
+    nlp = spacy.load(output)
+    segmenter = nlp.get_pipe("gd_segmenter")
+    assert segmenter.cfg["user_dictionary_mode"] == "prefer"
+    assert set(segmenter.words) == set(words)
+    text = "张小凡看着前方那个中年文士。"
+    assert "张小凡" in [t.text for t in nlp(text)]
+    assert len(nlp(text)._.gap_probs) == len(text) - 1
+    # The source pipeline is untouched.
+    assert "张小凡" not in spacy.load("zh_cws_gd_sm").get_pipe("gd_segmenter").words
+
+
+def test_self_training_steps(raw_file, tmp_path):
+    output = tmp_path / "adapted"
+    result = invoke("zh_cws_gd_sm", raw_file, "--output", output, "--steps", 2)
+    assert result.exit_code == 0, result.output
+    report = spacy.util.srsly.read_json(output / "adaptation.json")
+    assert report["self_training"]["labelled_gap_share"] > 0.5
+    assert spacy.load(output)("张小凡看着前方。").text == "张小凡看着前方。"
+
+
+def test_refusals(raw_file, tmp_path):
+    existing = tmp_path / "existing"
+    existing.mkdir()
+    (existing / "notes.txt").write_text("keep me", encoding="utf-8")
+    assert_refused(invoke("zh_cws_gd_sm", raw_file, "--output", existing, "--lexicon-only"), "exists: pass --force")
+    forced = invoke("zh_cws_gd_sm", raw_file, "--output", existing, "--lexicon-only", "--force")
+    assert_refused(forced, "not a pipeline (no config.cfg)")
+    assert (existing / "notes.txt").read_text(encoding="utf-8") == "keep me"
+    short = tmp_path / "short.txt"
+    short.write_text("张小凡看着前方。\n", encoding="utf-8")
+    assert_refused(invoke("zh_cws_gd_sm", short, "--output", tmp_path / "a"), "adapting needs at least 1,000")
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes(raw_file.read_bytes() + "café\n".encode("latin-1"))
+    assert_refused(invoke("zh_cws_gd_sm", latin1, "--output", tmp_path / "b"), f"{latin1}:601: not UTF-8")
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_a_pipeline_without_gd_segmenter_is_refused(raw_file, tmp_path):
+    blank = tmp_path / "blank"
+    spacy.blank("zh", config={"nlp": {"tokenizer": {"segmenter": "char"}}}).to_disk(blank)
+    assert_refused(invoke(blank, raw_file, "--output", tmp_path / "out", "--lexicon-only"), "has no gd_segmenter component")
+
+
+def test_the_source_pipeline_is_never_the_output(raw_file, tmp_path):
+    source = tmp_path / "source"
+    spacy.load("zh_cws_gd_sm").to_disk(source)
+    assert_refused(invoke(source, raw_file, "--output", source, "--lexicon-only", "--force"), "source pipeline")
+    assert (source / "config.cfg").is_file()

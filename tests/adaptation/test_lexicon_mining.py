@@ -1,0 +1,88 @@
+"""Domain words mined from raw text (adaptation/lexicon_mining.py), on ZX raw text."""
+import math
+
+import pytest
+
+from spacy_cws.adaptation.lexicon_mining import (
+    MiningSettings,
+    NgramStatistics,
+    mine_lexicon,
+    model_word_statistics,
+    write_lexicon,
+)
+from spacy_cws.lexicon.sources import read_user_dictionary
+
+
+def _brute_accessor_variety(texts, word):
+    left, right = set(), set()
+    edges_left = edges_right = 0
+    for text in texts:
+        start = text.find(word)
+        while start >= 0:
+            if start == 0:
+                edges_left += 1
+            else:
+                left.add(text[start - 1])
+            end = start + len(word)
+            if end == len(text):
+                edges_right += 1
+            else:
+                right.add(text[end])
+            start = text.find(word, start + 1)
+    return min(len(left) + edges_left, len(right) + edges_right)
+
+
+def test_accessor_variety_and_pmi_by_hand():
+    texts = ["张小凡看着碧瑶", "碧瑶看着张小凡", "小凡与碧瑶", "张小凡，碧瑶"]
+    stats = NgramStatistics(texts, max_length=4)
+    # Punctuation ends a run of Han characters: an edge, a neighbour of its own.
+    runs = ["张小凡看着碧瑶", "碧瑶看着张小凡", "小凡与碧瑶", "张小凡", "碧瑶"]
+    for word in ("碧瑶", "小凡", "张小凡", "看着"):
+        assert stats.accessor_variety(word) == _brute_accessor_variety(runs, word), word
+    n = stats.n_characters
+    expected = min(
+        math.log((3 / n) / ((3 / n) * (4 / n))),  # 张 | 小凡
+        math.log((3 / n) / ((3 / n) * (4 / n))),  # 张小 | 凡
+    )
+    assert stats.pmi("张小凡") == pytest.approx(expected)
+
+
+@pytest.fixture(scope="module")
+def mined_zx(zh_cws_gd_sm_nlp, zx_raw):
+    segmenter = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter")
+    settings = MiningSettings()
+    words, probs = segmenter.segment_with_probs(zx_raw)
+    model_words = model_word_statistics(zx_raw, words, probs, settings.confidence, settings.max_length)
+    return mine_lexicon(zx_raw, model_words, settings, segmenter.symbols)
+
+
+def test_mined_words_are_mostly_gold_zx_words(mined_zx, zx_gold_words):
+    words = [entry.word for entry in mined_zx]
+    assert len(words) > 100
+    precision = sum(word in zx_gold_words for word in words) / len(words)
+    assert precision > 0.8, precision
+    # The novel's names, which the source model cuts (张|小|凡), are found.
+    assert {"张小凡", "田灵儿", "宋大仁"} <= set(words)
+    counts = [entry.count for entry in mined_zx]
+    assert counts == sorted(counts, reverse=True)
+
+
+def test_function_characters_do_not_edge_a_word(mined_zx):
+    for entry in mined_zx:
+        if entry.sources == ["statistics"]:
+            assert entry.word[0] not in "的了着" and entry.word[-1] not in "的了着", entry.word
+
+
+def test_written_lexicon_reads_as_a_user_dictionary(mined_zx, tmp_path):
+    path = tmp_path / "domain_words.txt"
+    write_lexicon(mined_zx, path)
+    lexicon = read_user_dictionary(path)
+    assert list(lexicon) == [entry.word for entry in mined_zx]
+    assert lexicon[mined_zx[0].word].frequency == mined_zx[0].count
+
+
+def test_settings_out_of_range():
+    with pytest.raises(ValueError, match="min_length <= max_length"):
+        MiningSettings(min_length=5, max_length=4).check()
+    with pytest.raises(ValueError, match="confidence is a share"):
+        MiningSettings(confidence=1.5).check()

@@ -1,0 +1,99 @@
+"""doc._.gap_probs: boundary probabilities per gap between characters (boundary_probabilities.py)."""
+import itertools
+
+import numpy
+import pytest
+
+from spacy_cws.segmenter.bmes_tags import starts_from_tags
+from spacy_cws.segmenter.boundary_probabilities import bmes_marginals, unit_start_probabilities
+from spacy_cws.segmenter.viterbi import ALLOWED_ENDS, ALLOWED_STARTS, ALLOWED_TRANSITIONS, viterbi_bmes
+
+
+def _ctb6_dev_texts(shared_data, n=40):
+    lines = (shared_data / "ctb6" / "dev.seg").read_text(encoding="utf8").splitlines()
+    return ["".join(line.split()) for line in lines[:n] if line.strip()]
+
+
+def _boundaries(doc):
+    """bool (len(text) - 1,): whether a token edge lies at each gap."""
+    edges = numpy.zeros(len(doc.text) + 1, dtype=bool)
+    for token in doc:
+        edges[token.idx] = edges[token.idx + len(token.text)] = True
+    return edges[1:-1]
+
+
+def test_gap_probs_agree_with_the_words_on_ctb6_dev(zh_cws_gd_sm_nlp, shared_data):
+    texts = _ctb6_dev_texts(shared_data)
+    for doc in zh_cws_gd_sm_nlp.pipe(texts):
+        probs = doc._.gap_probs
+        assert probs.dtype == numpy.float32 and probs.shape == (len(doc.text) - 1,)
+        assert ((probs >= 0) & (probs <= 1)).all()
+        # Head 0's softmax above 0.5 is exactly the greedy decoder's boundary.
+        numpy.testing.assert_array_equal(probs > 0.5, _boundaries(doc))
+
+
+def test_gap_probs_at_whitespace_runs_and_edges(zh_cws_gd_sm_nlp):
+    doc = zh_cws_gd_sm_nlp("他买了 iPhone 12，花了3500元。")
+    probs = doc._.gap_probs
+    text = doc.text
+    for i in range(len(text) - 1):
+        if text[i].isspace() or text[i + 1].isspace():
+            assert probs[i] == 1.0
+    start = text.index("iPhone")
+    assert (probs[start : start + 5] == 0).all()  # inside a Latin word
+    assert (probs[text.index("3500") : text.index("3500") + 3] == 0).all()  # inside a number
+    assert zh_cws_gd_sm_nlp("")._.gap_probs.shape == (0,)
+    assert zh_cws_gd_sm_nlp("好")._.gap_probs.shape == (0,)
+
+
+def test_segment_with_probs_matches_segment_texts(zh_cws_gd_sm_nlp, shared_data):
+    segmenter = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter")
+    texts = _ctb6_dev_texts(shared_data, 10) + ["边境城市" * 200]  # a text cut into several sequences
+    words, probs = segmenter.segment_with_probs(texts)
+    for expected, got, text, text_probs in zip(segmenter.segment_texts(texts), words, texts, probs):
+        numpy.testing.assert_array_equal(expected, got)
+        assert len(text_probs) == len(text) - 1
+
+
+def _brute_force_marginals(emissions, start, transitions, end):
+    n = len(emissions)
+    marginals = numpy.zeros((n, 4))
+    total = 0.0
+    for tags in itertools.product(range(4), repeat=n):
+        if not (ALLOWED_STARTS[tags[0]] and ALLOWED_ENDS[tags[-1]]):
+            continue
+        if not all(ALLOWED_TRANSITIONS[a, b] for a, b in zip(tags, tags[1:])):
+            continue
+        score = start[tags[0]] + end[tags[-1]] + sum(emissions[i, t] for i, t in enumerate(tags))
+        score += sum(transitions[a, b] for a, b in zip(tags, tags[1:]))
+        weight = numpy.exp(score)
+        total += weight
+        for i, t in enumerate(tags):
+            marginals[i, t] += weight
+    return marginals / total
+
+
+def test_bmes_marginals_are_exact():
+    rng = numpy.random.default_rng(0)
+    start, end, transitions = rng.normal(size=4), rng.normal(size=4), rng.normal(size=(4, 4))
+    emissions = [rng.normal(size=(n, 4)).astype("float32") for n in (1, 2, 5, 3)]
+    for got, seq in zip(bmes_marginals(emissions, start, transitions, end), emissions):
+        numpy.testing.assert_allclose(got, _brute_force_marginals(seq, start, transitions, end), atol=1e-5)
+
+
+def test_bmes_start_probabilities_follow_viterbi_when_confident():
+    rng = numpy.random.default_rng(1)
+    crf = (numpy.zeros(4), numpy.zeros((4, 4)), numpy.zeros(4))
+    tags = numpy.array([0, 2, 3, 0, 1, 2, 3])  # B E S B M E S
+    emissions = numpy.full((len(tags), 4), -5.0, dtype="float32")
+    emissions[numpy.arange(len(tags)), tags] = 5.0
+    emissions += rng.normal(scale=0.1, size=emissions.shape).astype("float32")
+    probs = unit_start_probabilities("bmes", [emissions[None]], crf)[0]
+    expected = starts_from_tags(viterbi_bmes([emissions], *crf)[0])
+    numpy.testing.assert_array_equal(probs > 0.5, expected)
+    assert probs[0] == 1.0
+
+
+def test_unknown_labels_are_refused():
+    with pytest.raises(ValueError, match="'gaps' or 'bmes'"):
+        unit_start_probabilities("tags", [])
