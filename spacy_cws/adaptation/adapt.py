@@ -4,10 +4,12 @@
 2. Domain words are mined from the raw text and the model's confident words
    (lexicon_mining.py) and become the segmenter's user dictionary in
    "prefer" mode: they join its last lexicon channel, so the model sees
-   them as lexicon features and still decides.
+   them as lexicon features, and (``bonus``) each match also gets a soft
+   bonus in decoding (dictionary_bonus.py); the model still decides.
 3. Unless ``self_training`` is None, the segmenter segments the text again,
    now with the lexicon, and is fine-tuned on its own confident gaps
-   (self_training.py).
+   (self_training.py); a pipeline that held an ONNX graph gets one of the
+   new weights (export_onnx), so it ships and runs as its source did.
 Nothing but the pipeline and the raw text is needed: no gold data, no
 training corpus.
 """
@@ -73,6 +75,7 @@ def adapt_pipeline(
     mining: Optional[MiningSettings] = None,
     self_training: Optional[SelfTrainingSettings] = None,
     lexicon: bool = True,
+    bonus: Optional[float] = 1.0,
     progress: bool = False,
 ) -> Adaptation:
     """Adapt ``nlp``'s segmenter to ``texts`` in place (module docstring).
@@ -82,8 +85,12 @@ def adapt_pipeline(
     mining: None for the defaults. self_training: None for no training.
     lexicon: False to self-train without the mined words in the dictionary
         (they are still mined and returned).
+    bonus: the decoding bonus of the mined words (user_dictionary_bonus, in
+        nats), given besides the lexicon features
+        (user_dictionary_bonus_with_lexicon); None: lexicon features only.
     RAISES ValueError: for a pipeline without gd_segmenter, settings out of
-        range, or (self-training) a model that tags B/M/E/S.
+        range, or (self-training) a model that tags B/M/E/S; ImportError:
+        (self-training a pipeline with an ONNX graph) without the onnx package.
     """
     mining = mining or MiningSettings()
     mining.check()
@@ -98,12 +105,21 @@ def adapt_pipeline(
     mined = mine_lexicon(texts, model_words, mining, segmenter.symbols, progress)
     del words, probs
     if lexicon:
-        nlp.config["components"][name]["user_dictionary_mode"] = "prefer"
+        config = nlp.get_pipe_config(name)  # saved in config.cfg
+        config["user_dictionary_mode"] = "prefer"
+        if bonus is not None:
+            config["user_dictionary_bonus"] = segmenter.cfg["user_dictionary_bonus"] = float(bonus)
+            config["user_dictionary_bonus_with_lexicon"] = segmenter.cfg["user_dictionary_bonus_with_lexicon"] = True
         segmenter.set_user_dictionary_mode("prefer")
         segmenter.add_words([entry.word for entry in mined])
     result = Adaptation(mined, sum(len(text) for text in texts), settings={"mining": asdict(mining)})
     if self_training is not None:
+        had_graph = segmenter.has_graph
         _, probs = label_texts(segmenter, texts, progress, desc="label")
         result.self_training = self_train(segmenter, texts, probs, self_training, progress)
         result.settings["self_training"] = asdict(self_training)
+        if had_graph:
+            # New weights drop the old graph: export theirs, so the result runs
+            # on ONNX Runtime as its source did.
+            segmenter.export_onnx()
     return result

@@ -21,7 +21,11 @@ A string of Han characters is a candidate word of the domain when
   the domain's names (张 of 张小凡 is rare in news text), which the model
   wrongly cuts off;
 - it is not a fragment of a longer candidate that holds nearly all of its
-  occurrences ("小凡" stays beside "张小凡" when it occurs alone too).
+  occurrences ("小凡" stays beside "张小凡" when it occurs alone too);
+- it is not two words: a candidate found by the statistics alone that cuts
+  into two parts of two or more characters, each a candidate or a word the
+  model outputs confidently, is dropped ("野狗道人" = "野狗" + "道人": the
+  model's standard, CTB's, cuts a title from a name).
 
 The model's own words join them: multi-character words that the pipeline
 outputs confidently (every inner gap probability below 1 - ``confidence``,
@@ -68,6 +72,7 @@ class MiningSettings:
         its inner gaps stay below 1 - it).
     model_rate: the share of a string's occurrences the model must make a
         confident word of, for the model's words.
+    split_compounds: drop statistical candidates made of two words.
     """
 
     min_length: int = 2
@@ -81,6 +86,7 @@ class MiningSettings:
     fragment_share: float = 0.8
     confidence: float = 0.9
     model_rate: float = 0.5
+    split_compounds: bool = True
 
     def check(self) -> None:
         """RAISES ValueError: for thresholds out of range."""
@@ -256,6 +262,18 @@ def mine_lexicon(
             else:
                 mined[word] = MinedWord(word, count, model_count=model_count, sources=["model"])
     _drop_fragments(mined, settings.fragment_share)
+    if settings.split_compounds:
+        known = set(mined) | (
+            {word for word, count in model_words.word_counts.items() if count >= settings.min_count} if model_words else set()
+        )
+        compounds = [
+            word
+            for word, entry in mined.items()
+            if entry.sources == ["statistics"]
+            and any(word[:k] in known and word[k:] in known for k in range(2, len(word) - 1))
+        ]
+        for word in compounds:
+            del mined[word]
     return sorted(mined.values(), key=lambda entry: (-entry.count, entry.word))
 
 

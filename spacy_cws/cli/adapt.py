@@ -56,6 +56,9 @@ def adapt_cli(
     mask_only: bool = typer.Option(
         False, "--mask-only", help="Mask the gaps below the threshold out of the loss instead of distilling the source's probabilities."
     ),
+    bonus: float = typer.Option(
+        1.0, "--bonus", min=0.0, help="Decoding bonus of the mined words (nats), besides their lexicon features; 0: none."
+    ),
     min_count: int = typer.Option(3, "--min-count", min=1, help="Least occurrences of a mined word in the raw text."),
     min_av: int = typer.Option(5, "--min-av", min=1, help="Least accessor variety of a mined word (Feng et al. 2004)."),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing output pipeline folder."),
@@ -98,8 +101,10 @@ def adapt_cli(
     progress = sys.stderr.isatty()
     try:
         name, _ = find_segmenter(nlp)
-        result = adapt_pipeline(nlp, texts, mining, training, lexicon=not no_lexicon, progress=progress)
-    except ValueError as err:
+        result = adapt_pipeline(
+            nlp, texts, mining, training, lexicon=not no_lexicon, bonus=bonus or None, progress=progress
+        )
+    except (ValueError, ImportError) as err:
         fail(str(err))
     trained = "" if result.self_training is None else f", {training.steps} self-training steps"
     nlp.meta["description"] = (

@@ -390,9 +390,12 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         return words, gap_probs
 
     def _prefers_by_bonus(self) -> bool:
-        """"prefer" mode, user words, and no lexicon features to put them in."""
+        """"prefer" mode, user words, and no lexicon features to put them in
+        (or ``user_dictionary_bonus_with_lexicon``: the bonus as well)."""
         return (
-            self.cfg["user_dictionary_mode"] == "prefer" and not self.featurizer.channels and len(self._user_dictionary) > 0
+            self.cfg["user_dictionary_mode"] == "prefer"
+            and (not self.featurizer.channels or self.cfg.get("user_dictionary_bonus_with_lexicon", False))
+            and len(self._user_dictionary) > 0
         )
 
     @property

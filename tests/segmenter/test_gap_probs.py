@@ -97,3 +97,22 @@ def test_bmes_start_probabilities_follow_viterbi_when_confident():
 def test_unknown_labels_are_refused():
     with pytest.raises(ValueError, match="'gaps' or 'bmes'"):
         unit_start_probabilities("tags", [])
+
+
+def test_segment_jsonl_probs(zh_cws_gd_sm_nlp, shared_data):
+    import json
+
+    from typer.testing import CliRunner
+
+    from spacy_cws.cli import app
+
+    texts = _ctb6_dev_texts(shared_data, 5) + ["", "他买了 iPhone 12。"]
+    result = CliRunner().invoke(app, ["segment", "-m", "zh_cws_gd_sm", "--format", "jsonl", "--probs"], input="\n".join(texts) + "\n")
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [record["text"] for record in records] == texts
+    for record, doc in zip(records, zh_cws_gd_sm_nlp.pipe(texts)):
+        assert record["words"] == [t.text for t in doc if not t.is_space]
+        numpy.testing.assert_allclose(record["gap_probs"], doc._.gap_probs, atol=5e-5)
+    refused = CliRunner().invoke(app, ["segment", "-m", "zh_cws_gd_sm", "--probs"], input="今天\n")
+    assert refused.exit_code == 1 and "--probs writes jsonl" in refused.stderr
