@@ -68,10 +68,10 @@ def adapt_cli(
     Adapt PIPELINE to the domain of the RAW_TEXT files (UTF-8, one text a
     line; at least 1,000 characters, ideally 100,000 or more): words of the
     domain are mined from the text (accessor variety, PMI and the model's own
-    confident words) and join the segmenter's lexicon in prefer mode; then,
-    unless --lexicon-only, the segmenter is fine-tuned on the gaps of the
-    text it is sure of (the others are masked out of the loss), near its
-    source weights. Writes the adapted pipeline to DIR (spacy.load(DIR),
+    confident words) and join the segmenter's lexicon in prefer mode, with a
+    decoding bonus; then, unless --lexicon-only, the segmenter is fine-tuned
+    on the gaps of the text it is sure of (the others keep the source's
+    probabilities as soft targets, or with --mask-only leave the loss). Writes the adapted pipeline to DIR (spacy.load(DIR),
     spacy package), the mined words to DIR/domain_words.txt ('word count' a
     line, the user-dictionary format: read, edit, reuse with --user-dict)
     and what was done to DIR/adaptation.json. Needs no gold data; the source

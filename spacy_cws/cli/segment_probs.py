@@ -32,13 +32,13 @@ def scored_lines(
     for batch in minibatch(texts, size=batch_size):
         if segmenter is not None:
             words, probs = segmenter.segment_with_probs(batch)
-            yield from (ScoredText(*parts) for parts in zip(batch, words, probs))
+            yield from (ScoredText.of(*parts) for parts in zip(batch, words, probs))
             continue
         for doc in nlp.pipe(batch, batch_size=batch_size):
             if doc._.gap_probs is None:
                 raise ValueError("The pipeline sets no doc._.gap_probs: --probs needs a gd_segmenter component")
             offsets = [(token.idx, token.idx + len(token)) for token in doc if not token.is_space]
-            yield ScoredText(doc.text, numpy.asarray(offsets, dtype=numpy.int64).reshape(-1, 2), doc._.gap_probs)
+            yield ScoredText.of(doc.text, numpy.asarray(offsets, dtype=numpy.int64).reshape(-1, 2), doc._.gap_probs)
 
 
 def format_jsonl_probs(scored: ScoredText, format_jsonl) -> str:

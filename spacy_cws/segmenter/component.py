@@ -540,7 +540,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         docs = list(docs)
         texts = [doc_text(doc) for doc in docs]
         words, gap_probs = self.segment_with_probs(texts, [doc._.cws_criterion for doc in docs])
-        return [ScoredText(*parts) for parts in zip(texts, words, gap_probs)]
+        return [ScoredText.of(*parts) for parts in zip(texts, words, gap_probs)]
 
     def set_annotations(self, docs: Iterable[Doc], segmented: List[SegmentedText]) -> None:
         """Make each predicted word one token, in place (merge_words.py): each

@@ -13,10 +13,12 @@ Which gaps are uncertain (probabilities near 0.5) is what active learning and
 annotation tools ask a person about, and the gaps far from 0.5 are the partial
 labels of self-training (adaptation/self_training.py).
 """
-from typing import NamedTuple, Optional
+from typing import Optional
 
 import numpy
 from spacy.tokens import Doc
+
+from .merge_words import SegmentedText
 
 ATTR = "gap_probs"
 _KEY = ("._.", ATTR, None, None)
@@ -25,16 +27,19 @@ if not Doc.has_extension(ATTR):
     Doc.set_extension(ATTR, default=None)
 
 
-class ScoredText(NamedTuple):
-    """A text, its predicted words and its gap probabilities (``predict`` of gd_segmenter).
-
-    words: int64 (n_words, 2) sorted [start, end) character offsets.
-    gap_probs: float32 (max(len(text) - 1, 0),).
+class ScoredText(SegmentedText):
+    """A text and its predicted words (SegmentedText: it unpacks as
+    ``text, words``), with its gap probabilities as ``gap_probs``: float32
+    (max(len(text) - 1, 0),). ``predict`` of gd_segmenter gives one per Doc.
     """
 
-    text: str
-    words: numpy.ndarray
     gap_probs: numpy.ndarray
+
+    @classmethod
+    def of(cls, text: str, words: numpy.ndarray, gap_probs: numpy.ndarray) -> "ScoredText":
+        scored = cls(text, words)
+        scored.gap_probs = gap_probs
+        return scored
 
 
 def set_gap_probs(doc: Doc, gap_probs: Optional[numpy.ndarray], text: Optional[str] = None) -> None:
