@@ -97,13 +97,17 @@ def self_train(
         (Segmenter.segment_with_probs, with the lexicon active).
     RETURNS: statistics: labelled share of gaps, mean loss of the first and
         last tenth of the steps, seconds.
-    RAISES ValueError: for settings out of range, or a model that tags B/M/E/S.
+    RAISES ValueError: for settings out of range, or a model that tags B/M/E/S;
+        ImportError: without torch, naming the train extra.
     """
+    from ..backends.choice import require_torch
+
+    settings.check()
+    require_torch("Self-training a segmenter")
     import torch
 
     from ..models.wrapped_module import torch_module
 
-    settings.check()
     if segmenter.model.attrs.get("labels", "gaps") != "gaps":
         raise ValueError(
             f"'{segmenter.name}' tags B/M/E/S: self-training needs a gap model (GD-Transformer); use --lexicon-only"

@@ -20,6 +20,7 @@ def _bad_inputs(tmp_path):
     absent = str(tmp_path / "absent")
     out = str(tmp_path / "out")
     return {
+        "adapt": (["zh_cws_gd_sm", str(gbk), "--output", out], "gbk.txt:1: not UTF-8"),
         "add-criterion": ([absent, out, "zx"], "absent"),
         "average-weights": ([absent, str(folder), out], "no weight checkpoints"),
         "configure": ([absent, out, "--criterion", "zx"], "absent"),
@@ -43,7 +44,7 @@ def _bad_inputs(tmp_path):
 
 
 COMMANDS = [
-    "add-criterion", "average-weights", "configure", "convert", "convert-ner", "convert-sentiment", "evaluate", "export-onnx", "fetch",
+    "adapt", "add-criterion", "average-weights", "configure", "convert", "convert-ner", "convert-sentiment", "evaluate", "export-onnx", "fetch",
     "half-precision", "join-corpora", "model-meta", "ngram-vectors", "prepare", "report", "score", "segment",
     "teacher-corpus", "to-tokenizer",
 ]
