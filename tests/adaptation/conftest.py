@@ -15,13 +15,13 @@ def zx_raw_lines(shared_data, n_lines):
     return lines
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def zx_raw(shared_data):
     """About 30,000 characters of ZX raw text (600 sentences)."""
     return zx_raw_lines(shared_data, 600)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def zx_gold_words(shared_data):
     """The word types of ZX's whole gold training split."""
     words = set()
