@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Sequence
 
 import numpy
+from spacy.util import fix_random_seed
 from thinc.api import Adam
 from tqdm import tqdm
 
@@ -39,7 +40,8 @@ class SelfTrainingSettings:
     for no boundary); learn_rate: Adam's; l2sp: the L2-SP penalty's weight;
     dropout: training dropout; distill: the gaps below the threshold get
     the starting model's probability as a soft target instead of no loss
-    (distillation, a guard against forgetting); seed: the order of the texts."""
+    (distillation, a guard against forgetting); seed: of the order of the
+    texts and of dropout (spacy.util.fix_random_seed)."""
 
     steps: int = 100
     batch_chars: int = 2_000
@@ -112,6 +114,7 @@ def self_train(
         raise ValueError(
             f"'{segmenter.name}' tags B/M/E/S: self-training needs a gap model (GD-Transformer); use --lexicon-only"
         )
+    fix_random_seed(settings.seed)  # dropout and batch order: the same run gives the same weights
     started = time.perf_counter()
     labels = [partial_labels(probs, settings.threshold, settings.distill) for probs in gap_probs]
     n_gaps = sum(len(seq) for seq in labels)
