@@ -24,13 +24,21 @@ def intra_op_threads(setting: int) -> int:
     return setting or (1 if _FORKED else 0)
 
 
+# Networks that a forked worker inherited from its parent, kept alive there:
+# destroying one in the child would join the parent's ONNX Runtime (or
+# OpenMP) pool threads, which a fork does not copy, and hang. A worker ends
+# with os._exit, which destroys nothing.
+_INHERITED: list = []
+
+
 class NetworkCache:
     """The network built last, for the process that built it.
 
     A forked ``nlp.pipe`` worker sees no network (it builds its own: a
-    session or thread pool does not survive a fork), and a pickled component
-    carries none (an ONNX Runtime session does not pickle); either builds
-    one on its first prediction.
+    session or thread pool does not survive a fork; the parent's is kept
+    alive, never destroyed there), and a pickled component carries none (an
+    ONNX Runtime session does not pickle); either builds one on its first
+    prediction.
     """
 
     def __init__(self):
@@ -39,12 +47,21 @@ class NetworkCache:
 
     def get(self):
         """The network, or None where this process has none."""
-        return self._network if self._pid == os.getpid() else None
+        if self._pid != os.getpid():
+            self._drop()
+        return self._network
 
     def set(self, network) -> None:
+        self._drop()
         self._network, self._pid = network, os.getpid()
 
     def clear(self) -> None:
+        self._drop()
+
+    def _drop(self) -> None:
+        """Forget the network; one built by another process is kept alive (see _INHERITED)."""
+        if self._network is not None and self._pid != os.getpid():
+            _INHERITED.append(self._network)
         self._network = self._pid = None
 
     def __getstate__(self) -> dict:

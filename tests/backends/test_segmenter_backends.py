@@ -152,3 +152,24 @@ def test_loaded_graph_pipeline_keeps_its_weights_unloaded_until_torch_needs_them
     again = spacy.load(tmp_path / "first")
     again.update(make_examples(again)[:2], sgd=again.create_optimizer())
     assert not again.get_pipe("gd_segmenter").has_graph
+
+
+def test_a_forked_worker_keeps_the_parents_network_alive(exported):
+    """Destroying an ONNX Runtime session inherited through fork would join
+    thread-pool threads the child does not have: the child never drops it."""
+    import os
+
+    from spacy_cws.backends import network_cache
+
+    segmenter = exported.get_pipe("gd_segmenter")
+    _words(exported, TEXTS[:1], "auto")
+    parent_network = segmenter._network._network
+    assert parent_network is not None
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: a new network for itself, the parent's kept
+        ok = segmenter._network.get() is None and network_cache._INHERITED[-1] is parent_network
+        os.write(writer, b"1" if ok else b"0")
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert os.read(reader, 1) == b"1" and segmenter._network.get() is parent_network
