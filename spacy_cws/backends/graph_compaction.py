@@ -13,7 +13,7 @@ gives are measured against the float16 table in docs/guides/onnx-runtime.md
 
 Every other float32 weight that float16 holds exactly (the shipped
 pipelines saved their weights in float16) is stored in float16 and cast
-back by a Cast node, which ONNX Runtime folds when the session starts: the
+back by a Cast node, which ONNX Runtime folds when the InferenceSession starts: the
 same float32 values, half the bytes on disk.
 """
 from typing import Collection, Dict

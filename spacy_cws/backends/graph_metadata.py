@@ -1,7 +1,7 @@
 """What an exported segmentation graph says about itself, in its ONNX metadata.
 
 onnx_export.py writes these keys into the graph's metadata_props;
-onnx_network.py reads them from the ONNX Runtime session. Values are strings
+onnx_network.py reads them from ONNX Runtime's InferenceSession. Values are strings
 (ONNX's metadata is a string map); the CRF's scores are JSON. A plain module:
 importing it needs neither torch nor ONNX Runtime.
 """

@@ -35,9 +35,9 @@ class NetworkCache:
     """The network built last, for the process that built it.
 
     A forked ``nlp.pipe`` worker sees no network (it builds its own: a
-    session or thread pool does not survive a fork; the parent's is kept
+    thread pool (ONNX Runtime's or torch's) does not survive a fork; the parent's is kept
     alive, never destroyed there), and a pickled component carries none (an
-    ONNX Runtime session does not pickle); either builds one on its first
+    ONNX Runtime InferenceSession does not pickle); either builds one on its first
     prediction.
     """
 

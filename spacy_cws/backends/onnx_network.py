@@ -1,7 +1,7 @@
 """A segmenter's network run by ONNX Runtime, from its exported graph (onnx_export.py).
 
 Needs no torch: the features are padded with numpy (models/padded_inputs.py),
-the session runs the float32 graph with ONNX Runtime's own graph
+an InferenceSession runs the float32 graph with ONNX Runtime's own graph
 optimisations, and the scores are decoded with numpy
 (segmenter/word_start_decoders.py). ``InferenceSession.run`` is thread-safe,
 so one network serves any number of threads.
@@ -26,10 +26,10 @@ def import_onnxruntime():
 
 
 class OnnxNetwork:
-    """Scores of an exported segmentation graph, by an ONNX Runtime session on the CPU.
+    """Scores of an exported segmentation graph, by an ONNX Runtime InferenceSession on the CPU.
 
     graph: the ONNX model's bytes (onnx_export.export_graph), or its file's path.
-    threads: the session's intra-op threads (0: ONNX Runtime's default, one
+    threads: the InferenceSession's intra-op threads (0: ONNX Runtime's default, one
         per physical core); inter-op work runs on the calling thread.
     RAISES ImportError: without ONNX Runtime (naming the extra to install);
         ValueError: for a graph spacy-cws did not export;
@@ -45,11 +45,11 @@ class OnnxNetwork:
         options.inter_op_num_threads = 1
         options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
         self.threads = threads
-        self.session = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
-        self.labels, self.longest, crf = read_metadata(self.session.get_modelmeta().custom_metadata_map)
+        self.inference = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
+        self.labels, self.longest, crf = read_metadata(self.inference.get_modelmeta().custom_metadata_map)
         self.decoder = word_start_decoder(self.labels, None if crf is None else tuple(numpy.asarray(p) for p in crf))
         self._edges = self.labels == "gaps"  # BOS and EOS around each sequence; gaps 0..n
-        self._inputs = {node.name for node in self.session.get_inputs()}  # the exporter drops unused inputs
+        self._inputs = {node.name for node in self.inference.get_inputs()}  # the exporter drops unused inputs
 
     def scores(self, batch: List[numpy.ndarray]) -> List[numpy.ndarray]:
         """batch: per sequence int64 (n, 11 + K) features (featurizer.py), each
@@ -68,7 +68,7 @@ class OnnxNetwork:
             )
         inputs = padded_inputs(batch, edges=self._edges, is_train=False)
         feed = {name: array for name, array in zip(INPUT_NAMES, inputs) if name in self._inputs}
-        (scores,) = self.session.run(["scores"], feed)
+        (scores,) = self.inference.run(["scores"], feed)
         if self._edges:  # (H, B, T - 1, 2): gaps 0..n of each sequence
             return unpadded_scores(scores, [len(seq) + 1 for seq in batch], batch_axis=1)
         return unpadded_scores(scores[None], [len(seq) for seq in batch], batch_axis=1)

@@ -84,7 +84,7 @@ def load_spacy_jieba() -> Segment:
 
 
 # Segmented as part of loading a pipeline: its network is built on first use
-# (an ONNX Runtime session, a torch inference copy), and the load time and
+# (an ONNX Runtime InferenceSession, a torch inference copy), and the load time and
 # the RSS after loading count it, as jieba's count its dictionary.
 WARM_UP_TEXT = "今天天气很好。"
 

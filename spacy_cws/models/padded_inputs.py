@@ -2,7 +2,7 @@
 
 Every network (the torch modules, their ONNX graphs) takes the same padded
 arrays; models/feature_batch.py hands them to torch, the ONNX Runtime
-backend (backends/onnx_network.py) to its session. A plain module: importing
+backend (backends/onnx_network.py) to its InferenceSession. A plain module: importing
 it needs no torch.
 """
 from typing import List, Sequence, Tuple

@@ -436,7 +436,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         return self._graph is not None
 
     def _inference_network(self):
-        """The network that predicts (backends/): the ONNX Runtime session of
+        """The network that predicts (backends/): the ONNX Runtime InferenceSession of
         the graph or the model's torch inference copy, per inference_backend;
         built once per set of weights and per process (a forked ``nlp.pipe``
         worker builds its own), and safe for concurrent threads."""

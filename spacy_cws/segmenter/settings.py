@@ -39,7 +39,7 @@ class SegmenterSettings:
         exported ONNX graph, see ``Segmenter.export_onnx``) or "auto" (the
         graph where the pipeline holds one and ONNX Runtime is installed,
         else torch). Training always runs torch.
-    inference_threads: intra-op threads of the ONNX Runtime session (0: its
+    inference_threads: intra-op threads of the ONNX Runtime InferenceSession (0: its
         default, one per physical core, and 1 in a forked n_process worker);
         the role torch.set_num_threads plays for the torch backend.
     onnx_tables: how ``Segmenter.export_onnx`` stores the n-gram tables in

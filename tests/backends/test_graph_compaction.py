@@ -58,8 +58,8 @@ def test_compacted_graph_scores_near_the_original_and_names_its_tables(monkeypat
     inputs = dict(zip(INPUT_NAMES, padded_inputs(features[:4], edges=True, is_train=False)))
 
     def scores(graph):
-        session = onnxruntime.InferenceSession(graph)
-        return session.run(None, {i.name: inputs[i.name] for i in session.get_inputs()})[0]
+        inference = onnxruntime.InferenceSession(graph)
+        return inference.run(None, {i.name: inputs[i.name] for i in inference.get_inputs()})[0]
 
     before, after = scores(plain), scores(compacted)
     assert numpy.allclose(before, after, atol=0.05) and not numpy.array_equal(before, after)

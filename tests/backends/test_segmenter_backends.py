@@ -81,7 +81,7 @@ def test_pipeline_without_graph_loads_and_runs_torch(trained_nlp, tmp_path):
 
 
 def test_pickled_pipeline_keeps_its_graph(exported):
-    _words(exported, TEXTS, "auto")  # a built session, which itself does not pickle
+    _words(exported, TEXTS, "auto")  # a built InferenceSession, which itself does not pickle
     unpickled = pickle.loads(pickle.dumps(exported))
     assert unpickled.get_pipe("gd_segmenter").inference_backend == "onnxruntime"
     assert _words(unpickled, TEXTS) == _words(exported, TEXTS)
@@ -120,7 +120,7 @@ def test_config_settings_choose_the_backend(exported, tmp_path):
 
 
 def test_two_processes_and_four_threads_give_the_words_of_one(exported, tmp_path):
-    """n_process workers (forked after the parent built its session) and
+    """n_process workers (forked after the parent built its InferenceSession) and
     concurrent threads share nothing mutable on the ONNX Runtime path."""
     from ..segmenter.test_fork_safety import _pipe_in_fresh_process
     from ..segmenter.test_thread_safety import concurrent_words
@@ -155,7 +155,7 @@ def test_loaded_graph_pipeline_keeps_its_weights_unloaded_until_torch_needs_them
 
 
 def test_a_forked_worker_keeps_the_parents_network_alive(exported):
-    """Destroying an ONNX Runtime session inherited through fork would join
+    """Destroying an ONNX Runtime InferenceSession inherited through fork would join
     thread-pool threads the child does not have: the child never drops it."""
     import os
 

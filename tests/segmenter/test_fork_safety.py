@@ -32,7 +32,7 @@ def _pipe_in_fresh_process(model: str) -> dict:
     """Run PIPE_TWICE on ``model`` (a package name or folder) with torch's
     default threads: no OMP/MKL thread variables, nothing set in the script."""
     env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "MKL_NUM_THREADS")}
-    # A session of its own, so that a hung run's forked workers are ended too.
+    # A process group of its own (start_new_session), so that a hung run's forked workers are ended too.
     with subprocess.Popen(
         [sys.executable, "-c", PIPE_TWICE, model, json.dumps(TEXTS)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
