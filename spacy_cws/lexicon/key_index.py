@@ -163,11 +163,12 @@ class KeyIndex:
         the trie from each character took a Python call per character: the
         largest cost of featurization.)"""
         codes = code_points_of(text)
+        wide = codes.astype(numpy.uint64)  # once, not once per key length
         ends, ids = [numpy.zeros(0, dtype=numpy.int64)], [numpy.zeros(0, dtype=numpy.int64)]
         hashes = numpy.zeros(len(codes), dtype=numpy.uint64)
         with numpy.errstate(over="ignore"):
             for length in range(1, min(self.max_key_length, len(codes)) + 1):
-                hashes = hashes[: len(codes) - length + 1] * self._base + codes[length - 1 :].astype(numpy.uint64)
+                hashes = hashes[: len(codes) - length + 1] * self._base + wide[length - 1 :]
                 if length not in self._bounds:
                     continue
                 first, end = self._bounds[length]
