@@ -8,6 +8,8 @@ from spacy import util
 from thinc.api import Model
 from thinc.util import convert_recursive, is_xp_array
 
+from .freed_memory import release_freed_memory
+
 
 def model_message(model: Model, data: bytes) -> dict:
     """The saved ``model`` bytes (thinc's Model.to_bytes) decoded as thinc's
@@ -75,6 +77,8 @@ class CfgAndModelSerialization:
             msg[key] = msg.get(key) if _stem(key) not in exclude else None
         deserialize["model"] = self._load_model_bytes
         util.from_dict(msg, deserialize, [name for name in exclude if name not in map(_stem, self._optional_parts())])
+        del msg, bytes_data
+        release_freed_memory()  # the parts' bytes, decoded (freed_memory.py)
         return self
 
     def to_disk(self, path, *, exclude: Iterable[str] = tuple()) -> None:
@@ -112,6 +116,7 @@ class CfgAndModelSerialization:
             readers[key] = lambda p, put=put, excluded=excluded: put(None if excluded or not p.exists() else p)
         readers["model"] = load_model
         util.from_disk(path, readers, [name for name in exclude if name not in map(_stem, self._optional_parts())])
+        release_freed_memory()  # the files' bytes, decoded (freed_memory.py)
         return self
 
 

@@ -10,6 +10,7 @@ from typing import List, Union
 
 import numpy
 
+from ..freed_memory import release_freed_memory
 from ..models.padded_inputs import INPUT_NAMES, padded_inputs, padded_length, unpadded_scores
 from ..segmenter.word_start_decoders import word_start_decoder
 from .choice import ONNXRUNTIME_INSTALL
@@ -46,6 +47,7 @@ class OnnxNetwork:
         options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
         self.threads = threads
         self.inference = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
+        release_freed_memory()  # the parsed graph, its initializers now the session's (freed_memory.py)
         self.labels, self.longest, crf = read_metadata(self.inference.get_modelmeta().custom_metadata_map)
         self.decoder = word_start_decoder(self.labels, None if crf is None else tuple(numpy.asarray(p) for p in crf))
         self._edges = self.labels == "gaps"  # BOS and EOS around each sequence; gaps 0..n
