@@ -1,7 +1,7 @@
 """Do ONNX Runtime and torch give the same words? A pipeline's network run by
 both backends over a prepared corpus's test input, in one run, one thread each.
 
-    python scripts/onnx_agreement.py PIPELINE CORPUS_DIR [--threads 1] [--output-dir DIR] [--tables int8|float16]
+    python benchmarks/onnx_agreement.py PIPELINE CORPUS_DIR [--threads 1] [--output-dir DIR] [--tables int8|float16]
 
 The pipeline's ONNX graph is exported first where it holds none, or with
 --tables (``Segmenter.export_onnx``; with int8 tables torch then reads the
