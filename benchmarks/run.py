@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from spacy_cws.corpora.catalog import CorpusFiles, get_corpus
+from spacy_cws.corpora.evaluation_files import list_text_lines, test_input_and_gold
 from spacy_cws.corpora.formats import read_segmented
-from spacy_cws.corpora.test_files import list_text_lines, test_input_and_gold
 from spacy_cws.scoring.sighan import score_files
 
 # Modules of benchmarks/, the folder Python puts first on sys.path for a script in it.

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from spacy_cws.corpora.test_files import TEST_INPUT, list_text_lines
+from spacy_cws.corpora.evaluation_files import TEST_INPUT, list_text_lines
 from spacy_cws.models.inference import native_bfloat16
 
 from ..conftest import shipped_pipeline

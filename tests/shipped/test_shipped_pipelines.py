@@ -2,7 +2,7 @@
 distilled student): installed by README's command, loaded by name."""
 import pytest
 
-from spacy_cws.corpora.test_files import TEST_GOLD, TEST_INPUT, list_text_lines
+from spacy_cws.corpora.evaluation_files import TEST_GOLD, TEST_INPUT, list_text_lines
 from spacy_cws.scoring.evaluate import system_line
 from spacy_cws.scoring.sighan import score_files
 
