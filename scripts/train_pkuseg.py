@@ -1,4 +1,4 @@
-"""The two pkuseg models of the peer benchmark (scripts/benchmark_peers.py).
+"""The two pkuseg models of the peer benchmark (benchmarks/benchmark_peers.py).
 
     python scripts/train_pkuseg.py fetch-mixed assets/pkuseg_mixed
     python scripts/train_pkuseg.py train ctb6 ../shared/data training/pkuseg-ctb6
@@ -32,10 +32,13 @@ from typing import List, Optional
 
 import typer
 
-from spacy_cws.benchmark.run import peak_rss_mb
 from spacy_cws.corpora.catalog import get_corpus
 from spacy_cws.corpora.convert import dev_size
 from spacy_cws.corpora.formats import read_segmented
+
+# The benchmark's memory measure, from the benchmark's folder (tooling, not the package).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from memory import peak_rss_mb  # noqa: E402
 
 app = typer.Typer(add_completion=False, no_args_is_help=True)
 

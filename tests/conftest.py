@@ -70,6 +70,20 @@ def check_shared_data(folder: Path, required: bool) -> Path:
 
 
 @pytest.fixture(scope="session")
+def prepared_ctb6(shared_data, tmp_path_factory) -> Path:
+    """``python -m spacy_cws prepare ctb6`` on the real corpus: DocBins, training
+    words, test input and gold, as ``evaluate`` reads them."""
+    from typer.testing import CliRunner
+
+    from spacy_cws.cli import app
+
+    folder = tmp_path_factory.mktemp("prepared") / "ctb6"
+    result = CliRunner().invoke(app, ["prepare", "ctb6", str(shared_data), str(folder)])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+@pytest.fixture(scope="session")
 def trained_nlp():
     """A tiny gd_segmenter pipeline overfitted once per test run on SENTENCES."""
     nlp = blank_pipeline()

@@ -8,7 +8,7 @@ and the graph gathers the rows' codes and scales and multiplies them:
 ``Mul(Cast(Gather(q, ids), float), Gather(s, ids))`` in place of
 ``Gather(table, ids)``. A row's values move by at most s / 2. The words this
 gives are measured against the float16 table in docs/guides/onnx-runtime.md
-(``python scripts/onnx_agreement.py``); the torch path reads the same rows
+(``python benchmarks/onnx_agreement.py``); the torch path reads the same rows
 (``table_weights``), so both backends compute with the same weights.
 
 Every other float32 weight that float16 holds exactly (the shipped

@@ -6,7 +6,7 @@ import srsly
 import typer
 from wasabi import msg
 
-from ..scoring.evaluate import check_test_files, evaluate_corpus
+from ..scoring.evaluate import check_evaluation_files, evaluate_corpus
 from .segment import CRITERION_OPTION, USER_DICT_MODE_OPTION, USER_DICT_OPTION, UserDictionaryMode, prepare_pipeline
 from . import app
 from .errors import fail
@@ -30,7 +30,7 @@ def evaluate_cli(
     Segment a prepared corpus's test set, score it with the official SIGHAN
     measures and spaCy's token P/R/F, and write both to a metrics JSON."""
     try:
-        check_test_files(corpus_dir)  # before the pipeline loads: a bad corpus fails at once
+        check_evaluation_files(corpus_dir)  # before the pipeline loads: a bad corpus fails at once
         nlp = prepare_pipeline(model, criterion, user_dict, user_dict_mode)
         results = evaluate_corpus(nlp, corpus_dir, system_output, batch_size)
     except (FileNotFoundError, ValueError) as err:  # ValueError: e.g. LineMismatchError, CorpusFormatError

@@ -30,7 +30,7 @@ def build_meta(
     """meta.json fields naming the training data, the lexicons, their terms and the measured scores.
 
     metrics: the JSON written by ``evaluate`` (official SIGHAN measures and speed).
-    speed_records: the JSON lines of scripts/benchmark_speed.py, if measured.
+    speed_records: the JSON lines of benchmarks/benchmark_speed.py, if measured.
     lexicons: the segmenter's lexicon channels ("training" = the training
         corpus's own words; "jieba"; or a user dictionary's path).
     ngram_vectors: the provenance of the pretrained n-gram vectors the model
@@ -129,7 +129,7 @@ def model_meta_cli(
     corpus: str = typer.Argument(..., help="The training corpus: pku, msr, as, cityu, ctb6, sxu or zx."),
     metrics: Path = typer.Argument(..., help="Metrics JSON written by evaluate."),
     output: Path = typer.Argument(..., help="meta.json fields to pass to spacy package --meta-path."),
-    speed: Optional[Path] = typer.Option(None, "--speed", help="JSON lines written by scripts/benchmark_speed.py --output."),
+    speed: Optional[Path] = typer.Option(None, "--speed", help="JSON lines written by benchmarks/benchmark_speed.py --output."),
     pipeline: Optional[Path] = typer.Option(None, "--pipeline", help="The pipeline folder, to name its lexicons and their terms."),
     joint_corpus: List[str] = typer.Option([], "--joint-corpus", help="Another corpus the model was trained on jointly (multi-criteria); repeatable."),
     distilled_from: Optional[str] = typer.Option(
@@ -139,7 +139,7 @@ def model_meta_cli(
     """Write model card fields (training data, its terms, test scores) for spacy package."""
     require_file(metrics, "Metrics file (run evaluate first)")
     if speed is not None:
-        require_file(speed, "Speed file (run scripts/benchmark_speed.py --output first)")
+        require_file(speed, "Speed file (run benchmarks/benchmark_speed.py --output first)")
     metrics_data = read_json_file(metrics, srsly.read_json)
     speed_records = read_json_file(speed, lambda path: list(srsly.read_jsonl(path))) if speed else None
     segmenter_cfg = {}

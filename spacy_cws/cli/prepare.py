@@ -7,7 +7,7 @@ from wasabi import msg
 
 from ..corpora.catalog import get_corpus
 from ..corpora.convert import convert_corpus
-from ..corpora.test_files import write_test_files
+from ..corpora.evaluation_files import write_evaluation_files
 from ..lexicon.sources import tagged_corpus_lexicon, write_user_dictionary
 from . import app
 from .errors import fail
@@ -64,5 +64,5 @@ def prepare_cli(
         tagged_path = output_dir / "train_words_pos.txt"
         write_user_dictionary(tagged_corpus_lexicon(files.path(assets, "train")), tagged_path)
         msg.good(f"Wrote the training words with their most frequent POS to {tagged_path} (word count POS)")
-    input_path, gold_path = write_test_files(files, assets, output_dir)
+    input_path, gold_path = write_evaluation_files(files, assets, output_dir)
     msg.good(f"Wrote the test input {input_path} and the SIGHAN-format gold {gold_path}")

@@ -15,12 +15,12 @@ from spacy.scorer import Scorer
 from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 
-from ..corpora.test_files import TEST_GOLD, TEST_INPUT, list_text_lines
-from ..segmenter.default_criterion import inference_precision_of
+from ..backends.inference_precision import inference_precision_of
+from ..corpora.evaluation_files import TEST_GOLD, TEST_INPUT, list_text_lines
 from .line_alignment import check_line_alignment, check_word_list
 from .sighan import read_byte_lines, score_files
 
-TEST_FILES = (TEST_INPUT, TEST_GOLD, "train_words.txt", "test.spacy")
+EVALUATION_FILES = (TEST_INPUT, TEST_GOLD, "train_words.txt", "test.spacy")
 
 
 def segment(nlp: Language, texts: Iterable[str], batch_size: int) -> List[Doc]:
@@ -33,7 +33,7 @@ def system_line(doc: Doc) -> str:
     return " ".join(token.text for token in doc if not token.is_space)
 
 
-def check_test_files(corpus_dir: Path) -> None:
+def check_evaluation_files(corpus_dir: Path) -> None:
     """Check a prepared corpus before its test set is segmented: its files
     are there, the gold has one line per test input line (as ``score``
     checks a system file, without comparing characters: the official MSR
@@ -45,7 +45,7 @@ def check_test_files(corpus_dir: Path) -> None:
         truncated gold file); CorpusFormatError: for a gold, input or word
         list line that is not UTF-8; ValueError: for an empty word list.
     """
-    for name in TEST_FILES:
+    for name in EVALUATION_FILES:
         if not (corpus_dir / name).is_file():
             raise FileNotFoundError(f"{corpus_dir / name} is missing: run the prepare command first")
     gold, test_input = corpus_dir / TEST_GOLD, corpus_dir / TEST_INPUT
@@ -64,10 +64,10 @@ def evaluate_corpus(nlp: Language, corpus_dir: Path, system_output: Path, batch_
               "spacy": token_acc/p/r/f, "speed": characters, seconds, chars_per_second, batch_size,
         precision (the segmenter's, "auto" resolved; None without one)}.
     RAISES FileNotFoundError, LineMismatchError, CorpusFormatError and
-        ValueError as check_test_files does.
+        ValueError as check_evaluation_files does.
     """
     corpus_dir = Path(corpus_dir)
-    check_test_files(corpus_dir)
+    check_evaluation_files(corpus_dir)
     lines = list_text_lines(corpus_dir / TEST_INPUT)
     start = time.perf_counter()
     docs = segment(nlp, lines, batch_size)

@@ -1,24 +1,7 @@
-"""A loaded pipeline's segmenters: which they are, the criterion they segment by, the precision they predict in."""
-from typing import List, Optional
-
+"""Which criterion a loaded pipeline's segmenters segment by where a Doc names none."""
 from spacy.language import Language
 
-from .component import Segmenter
-from .segmenter_tokenizer import SegmenterTokenizer
-
-
-def segmenters_of(nlp: Language) -> List[Segmenter]:
-    """The pipeline's segmenters: its gd_segmenter components and a SegmenterTokenizer's."""
-    found = [proc for _, proc in nlp.pipeline if isinstance(proc, Segmenter)]
-    if isinstance(nlp.tokenizer, SegmenterTokenizer):
-        found.append(nlp.tokenizer.segmenter)
-    return found
-
-
-def inference_precision_of(nlp: Language) -> Optional[str]:
-    """The precision the pipeline's first segmenter predicts in on this CPU
-    ("auto" resolved: Segmenter.inference_precision); None without a segmenter."""
-    return next((segmenter.inference_precision for segmenter in segmenters_of(nlp)), None)
+from .pipeline_segmenters import segmenters_of
 
 
 def set_default_criterion(nlp: Language, criterion: str) -> None:

@@ -5,7 +5,7 @@ from typing import Union
 from spacy.language import Language
 
 from ..lexicon import read_user_dictionary
-from .default_criterion import segmenters_of
+from .pipeline_segmenters import segmenters_of
 
 
 def add_user_dictionary(nlp: Language, path: Union[str, Path], mode: str = "force") -> int:

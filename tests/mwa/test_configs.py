@@ -3,7 +3,6 @@
 The comparison of configs/mwa_*.cfg with configs/char_*.cfg (docs/experiments/mwa.md)
 is fair only if the character encoder and every training setting are the same.
 """
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,12 @@ from spacy.util import load_config
 from thinc.api import Adam
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+# The [components.mwa_enricher.sources] that scripts/mwa_experiments.py
+# --sources characters+characters gives: a name given again is a source of its own.
+CHARACTERS_CONTROL = {
+    "characters": {"@cws_sources": "spacy-cws.characters.v1"},
+    "characters-2": {"@cws_sources": "spacy-cws.characters.v1"},
+}
 
 
 @pytest.mark.parametrize("task", ["ner", "textcat"])
@@ -50,9 +55,6 @@ def test_characters_control_matches_the_word_sources():
     has the parameters of mwa_ner.cfg's two segmenters, and its words are single characters."""
     pytest.importorskip("jieba")
     pytest.importorskip("thulac")
-    sys.path.insert(0, str(CONFIGS.parent / "scripts"))
-    from mwa_experiments import source_set
-
     from .mwa_data import ner_examples
 
     def initialized(sources):
@@ -63,7 +65,7 @@ def test_characters_control_matches_the_word_sources():
         nlp.initialize(lambda: examples, sgd=Adam(0.001))  # create_optimizer() cannot resolve ${training.max_steps} here
         return nlp, examples
 
-    control, examples = initialized(source_set("characters+characters", None))
+    control, examples = initialized(CHARACTERS_CONTROL)
     words, _ = initialized(None)
     assert list(control.config["components"]["mwa_enricher"]["sources"]) == ["characters", "characters-2"]
 

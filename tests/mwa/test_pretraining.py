@@ -5,6 +5,7 @@ same HashEmbedCNN inside mwa_enricher (ref "tok2vec"). The weights of one
 pretraining run must load into both, so that the with/without comparison
 starts from the same character encoder.
 """
+import subprocess
 import sys
 from pathlib import Path
 
@@ -27,16 +28,14 @@ def pretrained(tmp_path_factory):
     """Weights of char_ner.cfg's tok2vec after one pretraining epoch on the raw
 text that scripts/pretraining_text.py writes (empty texts left out, the others
 exact), and a tiny NER corpus."""
-    sys.path.insert(0, str(CONFIGS.parent / "scripts"))
-    from pretraining_text import main as write_pretraining_text
-
     folder = tmp_path_factory.mktemp("pretrain")
     nlp = char_pipeline()
     corpus, mixed = folder / "ner.spacy", folder / "mixed.spacy"
     DocBin(docs=[example.reference for example in ner_examples(nlp)]).to_disk(corpus)
     DocBin(docs=[nlp.make_doc(text) for text in MIXED_TEXTS + [""]]).to_disk(mixed)
     raw_text = folder / "raw.jsonl"
-    write_pretraining_text(raw_text, [mixed, corpus])
+    script = CONFIGS.parent / "scripts" / "pretraining_text.py"
+    subprocess.run([sys.executable, str(script), raw_text, mixed, corpus], check=True, capture_output=True)
     assert [line["text"] for line in srsly.read_jsonl(raw_text)] == MIXED_TEXTS + [text for text, _ in NER_SENTENCES]
     config = load_config(CONFIGS / "char_ner.cfg", overrides={"paths.raw_text": str(raw_text)}, interpolate=True)
     (folder / "out").mkdir()

@@ -5,12 +5,10 @@ each call, so concurrent predictions used to run with dropout (issue 18/19);
 the segmenter now predicts with a frozen eval-mode copy (models/inference.py).
 """
 import threading
-from pathlib import Path
 
 import pytest
 
-from spacy_cws.benchmark.run import prepare_test_sets
-from spacy_cws.corpora.test_files import list_text_lines
+from spacy_cws.corpora.evaluation_files import TEST_INPUT, list_text_lines
 from spacy_cws.models.inference import native_bfloat16
 
 from ..conftest import shipped_pipeline
@@ -89,11 +87,10 @@ def test_threads_give_the_sequential_output(dropout_nlp):
         ),
     ],
 )
-def test_zh_cws_gd_threads_give_the_sequential_output_on_ctb6(precision, shared_data, tmp_path):
+def test_zh_cws_gd_threads_give_the_sequential_output_on_ctb6(precision, prepared_ctb6):
     """4 threads x 500 CTB6 test sentences give exactly the sequential words."""
     nlp = shipped_pipeline("zh_cws_gd", precision)
-    (test_set,), _ = prepare_test_sets(["ctb6"], shared_data, tmp_path)
-    lines = [line for line in list_text_lines(Path(test_set.input)) if line.strip()]
+    lines = [line for line in list_text_lines(prepared_ctb6 / TEST_INPUT) if line.strip()]
     chunks = [lines[i * 500 : (i + 1) * 500] for i in range(N_THREADS)]
     sequential = [_words(nlp, chunk) for chunk in chunks]
     assert concurrent_words(nlp, chunks) == sequential

@@ -36,16 +36,8 @@ def words(nlp, texts):
 
 
 @pytest.fixture(scope="module")
-def prepared(shared_data, tmp_path_factory):
-    """``prepare ctb6`` on the real corpus: DocBins, training words, test input and gold."""
-    folder = tmp_path_factory.mktemp("prepared") / "ctb6"
-    run("prepare", "ctb6", shared_data, folder)
-    return folder
-
-
-@pytest.fixture(scope="module")
-def ctb6_lines(prepared):
-    return (prepared / "test_input.utf8").read_text(encoding="utf-8").splitlines()[:N_LINES]
+def ctb6_lines(prepared_ctb6):
+    return (prepared_ctb6 / "test_input.utf8").read_text(encoding="utf-8").splitlines()[:N_LINES]
 
 
 @pytest.fixture(scope="module")
@@ -55,37 +47,41 @@ def sm_words(zh_cws_gd_sm_nlp, ctb6_lines):
 
 
 @pytest.fixture(scope="module", params=sorted(F1_FLOORS))
-def evaluated(request, prepared, tmp_path_factory):
+def evaluated(request, prepared_ctb6, tmp_path_factory):
     """``evaluate`` of a shipped pipeline, loaded by name, on the whole CTB6 test set:
     (name, its metrics, its system output)."""
     folder = tmp_path_factory.mktemp(request.param)
-    run("evaluate", request.param, prepared, "-o", folder / "metrics.json", "--system-output", folder / "system.seg")
-    return request.param, srsly.read_json(folder / "metrics.json"), folder / "system.seg"
+    metrics, system = folder / "metrics.json", folder / "system.seg"
+    run("evaluate", request.param, prepared_ctb6, "-o", metrics, "--system-output", system)
+    return request.param, srsly.read_json(metrics), system
 
 
-def test_prepare_writes_the_real_test_set(shared_data, prepared):
+def test_prepare_writes_the_real_test_set(shared_data, prepared_ctb6):
     gold = list(read_segmented(shared_data / "ctb6" / "test.seg", "sighan"))
-    assert (prepared / "test_gold.utf8").read_text(encoding="utf-8").splitlines() == [" ".join(s.words) for s in gold]
-    assert (prepared / "test_input.utf8").read_text(encoding="utf-8").splitlines() == ["".join(s.words) for s in gold]
+    gold_lines = (prepared_ctb6 / "test_gold.utf8").read_text(encoding="utf-8").splitlines()
+    assert gold_lines == [" ".join(s.words) for s in gold]
+    input_lines = (prepared_ctb6 / "test_input.utf8").read_text(encoding="utf-8").splitlines()
+    assert input_lines == ["".join(s.words) for s in gold]
     train = {word for s in read_segmented(shared_data / "ctb6" / "train.seg", "sighan") for word in s.words}
-    assert set((prepared / "train_words.txt").read_text(encoding="utf-8").split()) == train
-    assert len(DocBin().from_disk(prepared / "test.spacy")) == len(gold)
+    assert set((prepared_ctb6 / "train_words.txt").read_text(encoding="utf-8").split()) == train
+    assert len(DocBin().from_disk(prepared_ctb6 / "test.spacy")) == len(gold)
 
 
-def test_evaluate_reaches_the_f1_floor(evaluated, prepared):
+def test_evaluate_reaches_the_f1_floor(evaluated, prepared_ctb6):
     name, metrics, system = evaluated
     official = metrics["official"]
     assert official["f1"] >= F1_FLOORS[name]
-    gold = (prepared / "test_gold.utf8").read_text(encoding="utf-8").splitlines()
+    gold = (prepared_ctb6 / "test_gold.utf8").read_text(encoding="utf-8").splitlines()
     system_lines = system.read_text(encoding="utf-8").splitlines()
     assert ["".join(line.split()) for line in system_lines] == ["".join(line.split()) for line in gold]
     assert official["true_words"] == sum(len(line.split()) for line in gold)
     assert official["test_words"] == sum(len(line.split()) for line in system_lines)
 
 
-def test_score_and_model_meta_give_evaluates_measures(evaluated, prepared, tmp_path):
+def test_score_and_model_meta_give_evaluates_measures(evaluated, prepared_ctb6, tmp_path):
     _, metrics, system = evaluated
-    scored = json.loads(run("score", prepared / "test_gold.utf8", system, "--train-words", prepared / "train_words.txt").stdout)
+    words = prepared_ctb6 / "train_words.txt"
+    scored = json.loads(run("score", prepared_ctb6 / "test_gold.utf8", system, "--train-words", words).stdout)
     assert scored == pytest.approx({key: metrics["official"][key] for key in scored})
     srsly.write_json(tmp_path / "metrics.json", metrics)
     run("model-meta", "ctb6", tmp_path / "metrics.json", tmp_path / "meta.json")

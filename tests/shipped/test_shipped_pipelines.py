@@ -1,11 +1,8 @@
 """The shipped pipelines (zh_cws_gd, the default, and zh_cws_gd_sm, its small
 distilled student): installed by README's command, loaded by name."""
-from pathlib import Path
-
 import pytest
 
-from spacy_cws.benchmark.run import prepare_test_sets
-from spacy_cws.corpora.test_files import list_text_lines
+from spacy_cws.corpora.evaluation_files import TEST_GOLD, TEST_INPUT, list_text_lines
 from spacy_cws.scoring.evaluate import system_line
 from spacy_cws.scoring.sighan import score_files
 
@@ -32,16 +29,15 @@ def test_model_card_states_data_terms_and_measures(shipped):
     assert {r["batch_size"] for r in meta["spacy_cws_speed"]} >= {1, 32, 256}
 
 
-def test_model_card_scores_are_reproduced_on_ctb6_test(shipped, shared_data, tmp_path):
+def test_model_card_scores_are_reproduced_on_ctb6_test(shipped, prepared_ctb6, tmp_path):
     """The meta's official CTB6 test scores are what the installed weights give,
     in the precision the card names (an "auto" pipeline runs bfloat16 on CPUs with it)."""
     stated = shipped.meta["spacy_cws_test_scores"]
     if stated.get("inference_precision"):
         shipped = shipped_pipeline(f"{shipped.meta['lang']}_{shipped.meta['name']}", stated["inference_precision"])
-    (test_set,), _ = prepare_test_sets(["ctb6"], shared_data, tmp_path)
-    lines = list_text_lines(Path(test_set.input))
+    lines = list_text_lines(prepared_ctb6 / TEST_INPUT)
     system = tmp_path / "system.seg"
     system.write_bytes("".join(system_line(doc) + "\n" for doc in shipped.pipe(lines)).encode("utf-8"))
-    measured = score_files(Path(test_set.gold), system, Path(test_set.train_words)).to_dict()
+    measured = score_files(prepared_ctb6 / TEST_GOLD, system, prepared_ctb6 / "train_words.txt").to_dict()
     for key in ("precision", "recall", "f1", "oov_recall", "true_words", "test_words"):
         assert measured[key] == pytest.approx(stated[key], abs=5e-4), key

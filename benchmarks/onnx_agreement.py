@@ -1,7 +1,7 @@
 """Do ONNX Runtime and torch give the same words? A pipeline's network run by
 both backends over a prepared corpus's test input, in one run, one thread each.
 
-    python scripts/onnx_agreement.py PIPELINE CORPUS_DIR [--threads 1] [--output-dir DIR] [--tables int8|float16]
+    python benchmarks/onnx_agreement.py PIPELINE CORPUS_DIR [--threads 1] [--output-dir DIR] [--tables int8|float16]
 
 The pipeline's ONNX graph is exported first where it holds none, or with
 --tables (``Segmenter.export_onnx``; with int8 tables torch then reads the
@@ -24,7 +24,7 @@ import spacy
 import torch
 import typer
 
-from spacy_cws.corpora.test_files import TEST_GOLD, TEST_INPUT, list_text_lines
+from spacy_cws.corpora.evaluation_files import TEST_GOLD, TEST_INPUT, list_text_lines
 from spacy_cws.scoring.evaluate import system_line
 from spacy_cws.scoring.sighan import score_files
 

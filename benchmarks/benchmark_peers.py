@@ -1,6 +1,6 @@
 """Benchmark spacy-cws pipelines against peer segmenters on the same test sets.
 
-    python scripts/benchmark_peers.py OUTPUT_DIR --assets ../shared/data \\
+    python benchmarks/benchmark_peers.py OUTPUT_DIR --assets ../shared/data \\
         --pipeline gd-ctb6=training/ctb6-cpu/model-best \\
         --pkuseg-trained pkuseg-ctb6=training/pkuseg-ctb6 \\
         --pkuseg-mixed assets/pkuseg_mixed
@@ -22,8 +22,9 @@ from typing import List, Optional, Tuple
 
 import typer
 
-from spacy_cws.benchmark.peers import DEFAULT_PEERS, PEERS
-from spacy_cws.benchmark.run import TEST_SETS, PeerSpec, benchmark
+# Modules of benchmarks/, the folder Python puts first on sys.path for a script in it.
+from peers import DEFAULT_PEERS, PEERS
+from run import TEST_SETS, PeerSpec, benchmark
 
 
 def _named_paths(values: List[str], option: str) -> List[Tuple[str, str]]:

@@ -1,9 +1,9 @@
 from spacy_cws.corpora.catalog import get_corpus
-from spacy_cws.corpora.test_files import list_text_lines, write_test_files
+from spacy_cws.corpora.evaluation_files import list_text_lines, write_evaluation_files
 
 
-def test_wordpos_test_files_drop_tags(shared_data, tmp_path):
-    input_path, gold_path = write_test_files(get_corpus("zx"), shared_data, tmp_path)
+def test_wordpos_evaluation_files_drop_tags(shared_data, tmp_path):
+    input_path, gold_path = write_evaluation_files(get_corpus("zx"), shared_data, tmp_path)
     inputs = list_text_lines(input_path)
     gold = list_text_lines(gold_path)
     assert len(inputs) == len(gold) == 1394  # ZX test sentences (MANIFEST.md)
@@ -15,7 +15,7 @@ def test_wordpos_test_files_drop_tags(shared_data, tmp_path):
 
 def test_official_sighan_files_are_kept_byte_for_byte(shared_data, tmp_path):
     files = get_corpus("cityu")
-    _, gold_path = write_test_files(files, shared_data, tmp_path)
+    _, gold_path = write_evaluation_files(files, shared_data, tmp_path)
     assert gold_path.read_bytes() == files.path(shared_data, "test_gold").read_bytes()
     inputs = list_text_lines(tmp_path / "test_input.utf8")
     assert inputs == list_text_lines(files.path(shared_data, "test_raw"))

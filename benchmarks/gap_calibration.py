@@ -1,6 +1,6 @@
 """Calibration of ``doc._.gap_probs``: a reliability table per pipeline on a prepared corpus's dev set.
 
-    python scripts/gap_calibration.py corpus/ctb6/dev.spacy zh_cws_gd zh_cws_gd_sm [--bins 10]
+    python benchmarks/gap_calibration.py corpus/ctb6/dev.spacy zh_cws_gd zh_cws_gd_sm [--bins 10]
 
 For every gap between two non-space characters of the gold Docs, the
 pipeline's probability of a word boundary there (Segmenter.segment_with_probs)

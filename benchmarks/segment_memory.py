@@ -1,6 +1,6 @@
 """Peak memory and time of ``python -m spacy_cws segment`` on large inputs made from CTB6 test.
 
-    python scripts/segment_memory.py PIPELINE ../shared/data/ctb6/test.seg [--python PY] [--work-dir DIR]
+    python benchmarks/segment_memory.py PIPELINE ../shared/data/ctb6/test.seg [--python PY] [--work-dir DIR]
 
 Runs, each in its own process under PY (e.g. a venv without torch):
 segment over one line of 1,000,000 characters, over 100,000 lines (CTB6

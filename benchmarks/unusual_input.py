@@ -1,7 +1,7 @@
 """Unusual input through a shipped pipeline: where words are cut, and how time grows.
 
-    python scripts/unusual_input.py cuts zh_cws_gd zh_cws_gd_sm
-    python scripts/unusual_input.py timing zh_cws_gd_sm --sizes 10000,100000,1000000
+    python benchmarks/unusual_input.py cuts zh_cws_gd zh_cws_gd_sm
+    python benchmarks/unusual_input.py timing zh_cws_gd_sm --sizes 10000,100000,1000000
 
 ``cuts`` prints, for each sentence below, its words through ``nlp.pipe`` and
 through ``python -m spacy_cws segment`` (words joined by "|"), as a Markdown

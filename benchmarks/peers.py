@@ -119,7 +119,7 @@ def load_segment_lines(path: Path, n_process: int = 1) -> Segment:
     that only segments gives its words without building Docs, and with
     ``n_process`` > 1 from forked workers returning word offsets
     (spacy_cws/cli/segment_processes.py)."""
-    from ..cli.segment import segment_lines
+    from spacy_cws.cli.segment import segment_lines
 
     nlp = _loaded(path)
     return lambda texts: [

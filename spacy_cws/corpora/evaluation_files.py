@@ -1,4 +1,6 @@
-"""A corpus's test input and gold, aligned line by line, as the SIGHAN scorer reads them."""
+"""The files a corpus is evaluated on: its test input and gold, aligned line
+by line, as the SIGHAN scorer reads them (``prepare`` writes them, ``evaluate``
+reads them)."""
 from pathlib import Path
 from typing import List, Tuple
 
@@ -35,7 +37,7 @@ def test_input_and_gold(files: CorpusFiles, assets: Path) -> Tuple[List[str], Li
     return ["".join(words) for words in sentences], gold_lines, f"gold words of {files.test_gold} joined"
 
 
-def write_test_files(files: CorpusFiles, assets: Path, out_dir: Path) -> Tuple[Path, Path]:
+def write_evaluation_files(files: CorpusFiles, assets: Path, out_dir: Path) -> Tuple[Path, Path]:
     """Write ``test_input.utf8`` and ``test_gold.utf8`` (UTF-8, "\\n" after each
     input line) into ``out_dir``. RETURNS their paths."""
     inputs, gold_lines, _ = test_input_and_gold(files, assets)

@@ -1,6 +1,6 @@
 """Characters per second of a segmentation pipeline over a text file, through nlp.pipe.
 
-    python scripts/benchmark_speed.py PIPELINE TEXT_FILE [--batch-size 256 ...]
+    python benchmarks/benchmark_speed.py PIPELINE TEXT_FILE [--batch-size 256 ...]
         [--long-document 1000000] [--repeats 3] [--output speed.jsonl]
         [--precision bfloat16] [--threads 1]
 
@@ -20,7 +20,7 @@ idle machine, or compare against a peer timed in the same run
 import json
 import time
 from pathlib import Path
-from typing import List, Optional
+from typing import Callable, List, Optional, Sequence
 
 import spacy
 import srsly
@@ -28,8 +28,26 @@ import torch
 import typer
 from spacy.tokens import DocBin
 
-from spacy_cws.benchmark.run import best_seconds, current_rss_mb, long_document, peak_rss_mb
-from spacy_cws.segmenter.default_criterion import inference_precision_of
+from spacy_cws.backends.inference_precision import inference_precision_of
+
+# A module of benchmarks/, the folder Python puts first on sys.path for a script in it.
+from memory import current_rss_mb, peak_rss_mb
+
+
+def long_document(texts: Sequence[str], characters: int) -> str:
+    """One line of exactly ``characters`` characters: the texts joined, repeated as needed."""
+    joined = "".join(texts)
+    return (joined * (characters // len(joined) + 1))[:characters]
+
+
+def best_seconds(run: Callable[[], object], repeats: int) -> float:
+    """The fastest of ``repeats`` wall-clock timings of ``run``, in seconds."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 def main(

@@ -7,10 +7,10 @@ Steps (``benchmark``):
    (the official raw test input where the corpus has one, else the gold words
    joined), the gold file and the training word list for the OOV measures,
    optionally cut to the first N lines, plus a manifest (testsets.json).
-2. Each peer runs in its own worker process (``python -m
-   spacy_cws.benchmark.run --label ...``, i.e. ``run_peer``), one after the
-   other, so that one peer's memory, caches and thread settings cannot affect
-   another's, and peak RSS is the peer's own. The worker loads the peer, then
+2. Each peer runs in its own worker process (``python benchmarks/run.py
+   --label ...``, i.e. ``run_peer``), one after the other, so that one peer's
+   memory, caches and thread settings cannot affect another's, and peak RSS
+   is the peer's own. The worker loads the peer, then
    segments and scores every test set and writes one JSON record per test set
    (or one "skipped" record when the peer's package or model is missing).
 3. All records go to results.jsonl; ``markdown_table`` summarises them.
@@ -29,13 +29,16 @@ import time
 from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..corpora.catalog import CorpusFiles, get_corpus
-from ..corpora.formats import read_segmented
-from ..corpora.test_files import list_text_lines, test_input_and_gold
-from ..scoring.sighan import score_files
-from .peers import get_peer, missing_model, missing_package
+from spacy_cws.corpora.catalog import CorpusFiles, get_corpus
+from spacy_cws.corpora.evaluation_files import list_text_lines, test_input_and_gold
+from spacy_cws.corpora.formats import read_segmented
+from spacy_cws.scoring.sighan import score_files
+
+# Modules of benchmarks/, the folder Python puts first on sys.path for a script in it.
+from memory import current_rss_mb, peak_rss_mb
+from peers import get_peer, missing_model, missing_package
 
 # Test sets in table order, with their relation to a model trained on CTB6
 # (our pipelines and pkuseg retrained on CTB6); the off-the-shelf peers were
@@ -141,66 +144,6 @@ def _train_words(files: CorpusFiles, assets: Path, folder: Path) -> Tuple[Path, 
 def _write_lines(path: Path, lines: Sequence[str]) -> None:
     # Bytes, so the line end is "\n" on every platform.
     Path(path).write_bytes("".join(line + "\n" for line in lines).encode("utf-8"))
-
-
-def long_document(texts: Sequence[str], characters: int) -> str:
-    """One line of exactly ``characters`` characters: the texts joined, repeated as needed."""
-    joined = "".join(texts)
-    return (joined * (characters // len(joined) + 1))[:characters]
-
-
-def best_seconds(run: Callable[[], object], repeats: int) -> float:
-    """The fastest of ``repeats`` wall-clock timings of ``run``, in seconds."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def proc_status_mb(pid: str, field: str) -> Optional[float]:
-    """A memory field (e.g. "VmHWM") of /proc/PID/status in MiB, or None where
-    it cannot be read (no procfs, or the process has ended)."""
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1]) / 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
-def current_rss_mb() -> Optional[float]:
-    """Resident memory of this process in MiB, or None where it cannot be read."""
-    rss = proc_status_mb("self", "VmRSS")
-    if rss is not None:
-        return rss
-    try:
-        import psutil
-    except ImportError:
-        return None
-    return psutil.Process().memory_info().rss / 2**20
-
-
-def peak_rss_mb() -> Optional[float]:
-    """Peak resident memory of this process so far in MiB, or None where unknown.
-
-    Linux's VmHWM where it can be read: getrusage's ru_maxrss keeps the peak
-    of the process that started this one across fork and exec, so a child of
-    a process holding a loaded pipeline would report that pipeline's memory.
-    """
-    hwm = proc_status_mb("self", "VmHWM")
-    if hwm is not None:
-        return hwm
-    try:
-        import resource
-    except ImportError:  # Windows
-        return None
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    # ru_maxrss is in KiB on Linux and in bytes on macOS.
-    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10
 
 
 def _set_threads(threads: int) -> Optional[int]:
@@ -312,6 +255,7 @@ def benchmark(
     gives an "error" record with the end of its log (output_dir/logs/LABEL.log).
     """
     output_dir = Path(output_dir)
+    output_dir.mkdir(parents=True, exist_ok=True)
     test_sets, records = prepare_test_sets(test_set_names, assets, output_dir / "testsets", max_lines)
     manifest = output_dir / "testsets.json"
     manifest.write_text(json.dumps([asdict(t) for t in test_sets], ensure_ascii=False, indent=2), encoding="utf-8")
@@ -321,7 +265,7 @@ def benchmark(
         result = output_dir / "logs" / f"{spec.label}.jsonl"
         log = output_dir / "logs" / f"{spec.label}.log"
         command = [
-            spec.python or sys.executable, "-m", "spacy_cws.benchmark.run",
+            spec.python or sys.executable, str(Path(__file__).with_name("run.py")),
             "--label", spec.label, "--kind", spec.kind, "--test-sets", str(manifest),
             "--output-dir", str(output_dir), "--repeats", str(repeats), "--threads", str(threads),
             "--result", str(result),
