@@ -1,13 +1,14 @@
 """Do ONNX Runtime and torch give the same words? A pipeline's network run by
 both backends over a prepared corpus's test input, in one run, one thread each.
 
-    python benchmarks/onnx_agreement.py PIPELINE CORPUS_DIR [--threads 1] [--output-dir DIR] [--tables int8|float16]
+    python benchmarks/onnx_agreement.py PIPELINE CORPUS_DIR [--threads 1] [--output-dir DIR] [--tables int8|float16] [--matmuls float32|int8]
 
 The pipeline's ONNX graph is exported first where it holds none, or with
 --tables (``Segmenter.export_onnx``; with int8 tables torch then reads the
 graph's rows, so compare a pipeline whose tables are not int8 yet, e.g. a
-0.4.x package, to see what int8 rows change). torch runs the float32 inference copy (the
-precision is set to float32: the graph is float32). Each backend segments
+0.4.x package, to see what int8 rows change), or with --matmuls (int8:
+ONNX Runtime's dynamic int8 products by weights). torch runs the float32
+inference copy (the precision is set to float32). Each backend segments
 the test input with nlp.pipe(batch_size=256) after a warm-up over the first
 200 lines; the report gives per backend chars/s of that one pass, the
 official SIGHAN F1 (perl-compatible, as ``evaluate``), and the number of
@@ -39,15 +40,18 @@ def main(
     threads: int = typer.Option(1, help="Threads of each backend (torch.set_num_threads, inference_threads)"),
     output_dir: Path = typer.Option(Path("onnx_agreement"), help="Where each backend's system output is written"),
     tables: str = typer.Option("", help="Export the graph again with int8 or float16 n-gram tables (default: the pipeline's graph)"),
+    matmuls: str = typer.Option("", help="Export the graph again with float32 or int8 products by weights (default: the pipeline's graph)"),
 ):
     torch.set_num_threads(threads)
     overrides = {"precision": "float32", "inference_backend": "torch", "inference_threads": threads}
     if tables:
         overrides["onnx_tables"] = tables
+    if matmuls:
+        overrides["onnx_matmuls"] = matmuls
     nlp = spacy.load(pipeline, config={"components": {"gd_segmenter": overrides}})
     segmenter = nlp.get_pipe("gd_segmenter")
     exported = 0.0
-    if tables or not segmenter.has_graph:
+    if tables or matmuls or not segmenter.has_graph:
         start = time.perf_counter()
         segmenter.export_onnx()
         exported = time.perf_counter() - start
@@ -69,7 +73,8 @@ def main(
     differing = sum(a != b for a, b in zip(words["torch"], words["onnxruntime"]))
     out = [
         f"`{pipeline}` on {corpus_dir / TEST_INPUT}: {len(lines):,} lines, {n_chars:,} characters, {threads} thread(s), "
-        f"nlp.pipe(batch_size={BATCH_SIZE}); graph exported in {exported:.1f} s"
+        f"nlp.pipe(batch_size={BATCH_SIZE}); graph exported in {exported:.1f} s ({segmenter.cfg['onnx_tables']} tables, "
+        f"{segmenter.cfg['onnx_matmuls']} products)"
         if exported else f"`{pipeline}` on {corpus_dir / TEST_INPUT}: {len(lines):,} lines, {threads} thread(s)",
         "",
         "| backend | chars/s | x torch float32 | F1 | lines whose words differ from torch float32 |",

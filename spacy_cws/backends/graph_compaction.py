@@ -29,7 +29,8 @@ SCALES_SUFFIX = ".row_scales"
 HALF_SUFFIX = ".float16"
 
 
-def _onnx():
+def import_onnx():
+    """The onnx module. RAISES ImportError naming the extra to install."""
     try:
         import onnx
     except ImportError as err:
@@ -64,7 +65,7 @@ def compact_graph(graph: bytes, int8_tables: Collection[str] = ()) -> bytes:
 
     RAISES ImportError: without the onnx package, naming the extra.
     """
-    onnx = _onnx()
+    onnx = import_onnx()
     from onnx import helper, numpy_helper
 
     model = onnx.load_from_string(graph)
@@ -129,7 +130,7 @@ def table_weights(graph: bytes) -> Dict[str, numpy.ndarray]:
 
     RAISES ImportError: without the onnx package, naming the extra.
     """
-    onnx = _onnx()
+    onnx = import_onnx()
     from onnx import numpy_helper
 
     model = onnx.load_from_string(graph)

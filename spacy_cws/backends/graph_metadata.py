@@ -15,6 +15,8 @@ FORMAT_KEY = "spacy_cws.format"
 LABELS_KEY = "spacy_cws.labels"
 LONGEST_KEY = "spacy_cws.longest"  # the longest padded batch length the graph takes
 CRF_KEY = "spacy_cws.crf"  # start (4,), transitions (4, 4), end (4,)
+# "int8" in a graph whose products by weights are int8 (matmul_quantization.py); absent: float32.
+PRODUCTS_KEY = "spacy_cws.products"
 
 
 def graph_metadata(labels: str, longest: int, crf: Optional[CrfScores]) -> Dict[str, str]:
@@ -41,3 +43,8 @@ def read_metadata(metadata: Dict[str, str]):
         )
     crf = json.loads(metadata[CRF_KEY]) if CRF_KEY in metadata else None
     return metadata[LABELS_KEY], int(metadata[LONGEST_KEY]), crf
+
+
+def graph_products(metadata: Dict[str, str]) -> str:
+    """What a graph computes its products by weights in: "float32" or "int8"."""
+    return metadata.get(PRODUCTS_KEY, "float32")

@@ -14,7 +14,7 @@ from ..freed_memory import release_freed_memory
 from ..models.padded_inputs import INPUT_NAMES, padded_inputs, padded_length, unpadded_scores
 from ..segmenter.word_start_decoders import word_start_decoder
 from .choice import ONNXRUNTIME_INSTALL
-from .graph_metadata import read_metadata
+from .graph_metadata import graph_products, read_metadata
 
 
 def import_onnxruntime():
@@ -48,7 +48,9 @@ class OnnxNetwork:
         self.threads = threads
         self.inference = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
         release_freed_memory()  # the parsed graph, its initializers now the session's (freed_memory.py)
-        self.labels, self.longest, crf = read_metadata(self.inference.get_modelmeta().custom_metadata_map)
+        metadata = self.inference.get_modelmeta().custom_metadata_map
+        self.labels, self.longest, crf = read_metadata(metadata)
+        self.precision = graph_products(metadata)  # of the products by weights: "float32" or "int8"
         self.decoder = word_start_decoder(self.labels, None if crf is None else tuple(numpy.asarray(p) for p in crf))
         self._edges = self.labels == "gaps"  # BOS and EOS around each sequence; gaps 0..n
         self._inputs = {node.name for node in self.inference.get_inputs()}  # the exporter drops unused inputs

@@ -6,7 +6,7 @@ import typer
 from wasabi import msg
 
 from . import app
-from ..segmenter.settings import ONNX_TABLES
+from ..segmenter.settings import ONNX_MATMULS, ONNX_TABLES
 from .errors import fail
 from .half_precision import halve_torch_weights
 
@@ -16,6 +16,9 @@ def export_onnx_cli(
     pipeline: str = typer.Argument(..., help="A trained pipeline (name or path) with a gd_segmenter."),
     output: Path = typer.Argument(..., help="Folder for the copy that holds the graph."),
     tables: str = typer.Option("int8", "--tables", help=f"How the graph stores the n-gram tables: {' or '.join(ONNX_TABLES)}."),
+    matmuls: str = typer.Option(
+        None, "--matmuls", help=f"How the graph computes its products by weights: {' or '.join(ONNX_MATMULS)} (default: the pipeline's onnx_matmuls)."
+    ),
     component: str = typer.Option("gd_segmenter", "--component", help="The segmenter to export."),
 ):
     """Save a copy of a pipeline that runs on ONNX Runtime, without torch.
@@ -25,12 +28,17 @@ def export_onnx_cli(
     neither torch nor its weights file; the torch weights are kept, in
     float16, for training. With --tables int8 (the default) the n-gram tables
     are int8 rows with a scale each, stored in the graph only, and torch
-    reads the same rows: both backends give the same words. This is what
-    `ship` packages. Needs the train extra (torch, onnx)."""
+    reads the same rows: both backends give the same words. With --matmuls
+    int8 the products by weights run in ONNX Runtime's dynamic int8 (faster;
+    the words then differ slightly from torch's). This is what `ship`
+    packages. Needs the train extra (torch, onnx)."""
     if tables not in ONNX_TABLES:
         fail(f"--tables must be one of {', '.join(ONNX_TABLES)}, got '{tables}'")
+    if matmuls is not None and matmuls not in ONNX_MATMULS:
+        fail(f"--matmuls must be one of {', '.join(ONNX_MATMULS)}, got '{matmuls}'")
+    settings = {"onnx_tables": tables, **({"onnx_matmuls": matmuls} if matmuls else {})}
     try:
-        nlp = spacy.load(pipeline, config={"components": {component: {"onnx_tables": tables}}})
+        nlp = spacy.load(pipeline, config={"components": {component: settings}})
         segmenter = nlp.get_pipe(component)
         segmenter.export_onnx()
         halve_torch_weights(nlp)
@@ -39,6 +47,7 @@ def export_onnx_cli(
     nlp.to_disk(output)
     sizes = {path.name: path.stat().st_size for path in (output / component).iterdir()}
     msg.good(
-        f"Saved {output}: graph {sizes.get('graph.onnx', 0) / 1e6:.1f} MB ({tables} tables), "
+        f"Saved {output}: graph {sizes.get('graph.onnx', 0) / 1e6:.1f} MB ({tables} tables, "
+        f"{segmenter.cfg['onnx_matmuls']} products), "
         f"torch weights {sizes.get('model', 0) / 1e6:.1f} MB, featurizer {sizes.get('featurizer', 0) / 1e6:.1f} MB"
     )

@@ -401,10 +401,11 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
     @property
     def inference_precision(self) -> str:
         """The precision predictions run in on this machine: the ``precision``
-        setting, with "auto" resolved (models/inference.py); "float32" on ONNX
-        Runtime, which runs the float32 graph."""
+        setting, with "auto" resolved (models/inference.py); on ONNX Runtime
+        the graph's: "float32", or "int8" where its products by weights are
+        int8 (``onnx_matmuls``)."""
         if self.inference_backend == ONNXRUNTIME:
-            return "float32"
+            return self._inference_network().precision
         from ..models.inference import resolve_precision
 
         return resolve_precision(self.cfg["precision"])
@@ -488,12 +489,15 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         "int8"`` the n-gram tables are int8 rows with a scale each, and the
         torch model takes the same rows, so both backends compute with the
         same weights and the pipeline saves the tables once (in the graph).
+        With ``onnx_matmuls = "int8"`` the graph's products by weights are
+        int8 (backends/matmul_quantization.py).
 
         RAISES ValueError: if the component is not initialized;
             ImportError: without torch or the onnx package, naming the extra.
         """
         require_torch("Exporting a segmenter to ONNX")
         from ..backends.graph_compaction import compact_graph, table_weights
+        from ..backends.matmul_quantization import int8_matmuls
         from ..backends.onnx_export import export_graph
 
         self._check_initialized()
@@ -502,7 +506,10 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         from ..models.module_weights import model_table_names, set_table_rows
 
         int8_tables = model_table_names(self.model) if self.cfg["onnx_tables"] == "int8" else ()
-        graph = compact_graph(export_graph(self.model, example, self.cfg["max_length"]), int8_tables)
+        graph = export_graph(self.model, example, self.cfg["max_length"])
+        if self.cfg["onnx_matmuls"] == "int8":
+            graph = int8_matmuls(graph)
+        graph = compact_graph(graph, int8_tables)
         set_table_rows(self.model, table_weights(graph))
         self._graph = graph
         self._forget_inference()
