@@ -118,8 +118,8 @@ def load_segment_lines(path: Path, n_process: int = 1) -> Segment:
     """A spaCy pipeline the way ``segment --n-process N`` runs it: a pipeline
     that only segments gives its words without building Docs, and with
     ``n_process`` > 1 from forked workers returning word offsets
-    (spacy_cws/cli/segment_processes.py)."""
-    from spacy_cws.cli.segment import segment_lines
+    (spacy_cws/streaming/processes.py)."""
+    from spacy_cws.streaming.segmentation import segment_lines
 
     nlp = _loaded(path)
     return lambda texts: [

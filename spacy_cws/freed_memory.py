@@ -7,7 +7,7 @@ returning them, so the process's resident memory stays that much higher for
 as long as the pipeline lives, and the weights loaded next stack their own
 transient on top (the peak of ``spacy.load``). ``malloc_trim(0)`` returns
 them. The segmenter also calls it between the windows of a long text
-(segmenter/component.py): each window's arrays, freed, would otherwise stay
+(segmenter/windowed_inference.py): each window's arrays, freed, would otherwise stay
 in the heap, and the next window's land beside them. Written here because
 no library wraps it; elsewhere (macOS, Windows, musl) this does nothing.
 """

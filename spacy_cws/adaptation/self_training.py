@@ -119,7 +119,7 @@ def self_train(
     labels = [partial_labels(probs, settings.threshold, settings.distill) for probs in gap_probs]
     n_gaps = sum(len(seq) for seq in labels)
     labelled = sum(int(((seq == 0) | (seq == 1)).sum()) for seq in labels) / max(n_gaps, 1)
-    segmenter._require_weights()
+    segmenter.network.require_weights(segmenter.name)
     module = torch_module(segmenter.model)
     params = [p for p in module.parameters() if p.requires_grad]
     anchors = [p.detach().clone() for p in params]

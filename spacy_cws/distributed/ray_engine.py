@@ -1,11 +1,12 @@
 """``segment --engine ray``: Ray Data batch inference over an actor pool.
 
 The input files are read as a Ray Dataset (``read_binary_files``, one file a
-block), cut into lines by the local engine's own reader (same line ends, BOM
-and UTF-8 rules, so the output is byte-identical), and segmented with
-``map_batches`` over an actor pool in which each actor loads the pipeline
-once. Ray keeps the blocks in input order (``preserve_order``); the driver
-writes the formatted lines as they arrive. Scheduling, retries and
+block), cut into lines by the local engine's own reader (spacy_cws.streaming:
+same line ends, BOM and UTF-8 rules, so the output is byte-identical), and
+segmented (streaming.segmentation.segment_lines) with ``map_batches`` over an
+actor pool in which each actor loads the pipeline once. Ray keeps the blocks
+in input order (``preserve_order``); the driver writes the formatted lines as
+they arrive. Scheduling, retries and
 multi-machine placement are Ray's: see docs/guides/corpus-scale.md.
 Memory: a worker holds one input file at a time, so split huge corpora into
 files of a few hundred MB.
@@ -14,6 +15,10 @@ import io
 from typing import Callable, Dict, Iterator, List, Optional
 
 import numpy
+
+from ..streaming.formats import FORMATTERS, LineFormat
+from ..streaming.lines import read_texts
+from ..streaming.segmentation import segment_lines
 
 try:
     import ray
@@ -27,47 +32,45 @@ MISSING = 'The ray engine needs Ray Data: pip install -e ".[distributed]" (or pi
 class PipelineActor:
     """One loaded pipeline in a Ray actor; called on batches of texts.
 
-    load: builds the pipeline (run once, in the actor's process).
-    segment: (nlp, texts, batch_size) -> per text its SegmentedText.
-    format_line: a SegmentedText -> its output line (str, without its line end).
+    load: builds the pipeline (run once, in the actor's process), e.g.
+        streaming.pipeline.load_configured with the run's options.
+    output_format: the output lines' format (streaming.formats).
     """
 
-    def __init__(self, load: Callable, segment: Callable, format_line: Callable, batch_size: int):
+    def __init__(self, load: Callable, output_format: LineFormat, batch_size: int):
         self.nlp = load()
-        self.segment = segment
-        self.format_line = format_line
+        self.format_line = FORMATTERS[output_format]
         self.batch_size = batch_size
 
     def __call__(self, batch: Dict[str, numpy.ndarray]) -> Dict[str, List[str]]:
-        segmented = self.segment(self.nlp, list(batch["text"]), self.batch_size)
+        segmented = segment_lines(self.nlp, list(batch["text"]), self.batch_size)
         return {"line": [self.format_line(line) + end for line, end in zip(segmented, batch["end"])]}
 
 
-def file_texts(row: Dict, read_texts: Callable, max_length: int) -> Iterator[Dict[str, str]]:
+def file_texts(row: Dict, input_format: LineFormat, max_length: int) -> Iterator[Dict[str, str]]:
     """The documents of one input file (a row of ``read_binary_files``), in
-    order, each with the line end its output line gets.
-
-    read_texts: the local engine's reader, (stream, name, progress, max_length) -> (text, end) pairs.
+    order, each with the line end its output line gets (streaming.lines.read_texts).
     RAISES the reader's InputError for bad input, naming the file and line."""
-    for text, end in read_texts(io.BytesIO(row["bytes"]), row["path"], None, max_length):
+    for text, end in read_texts(io.BytesIO(row["bytes"]), row["path"], None, max_length, input_format):
         yield {"text": text, "end": end}
 
 
 def segment_with_ray(
     paths: List[str],
-    actor: Dict,
+    load: Callable,
+    input_format: LineFormat,
+    output_format: LineFormat,
     actors: int,
     batch_size: int,
     address: Optional[str],
-    read_texts: Callable,
     max_length: int,
     show_progress: bool,
 ) -> Iterator[str]:
     """Output lines of ``paths`` in input order, segmented by ``actors`` actors.
 
-    actor: PipelineActor's keyword arguments (load, segment, format_line, batch_size).
+    load, output_format, batch_size: as PipelineActor takes them.
     address: a Ray cluster to join ("auto", "ray://host:10001"); None starts a local one.
-    read_texts, max_length: as file_texts takes them.
+    input_format, max_length: as file_texts takes them.
     RAISES ImportError when ray is not installed; ray.exceptions.RayTaskError
         wrapping the reader's error for bad input.
     """
@@ -84,10 +87,10 @@ def segment_with_ray(
         # (with 1-CPU reads, 2 actors on 2 CPUs left no CPU to read with, and
         # the dataset never progressed).
         ray.data.read_binary_files(paths, include_paths=True, override_num_blocks=len(paths), num_cpus=0)
-        .flat_map(file_texts, fn_kwargs={"read_texts": read_texts, "max_length": max_length}, num_cpus=0)
+        .flat_map(file_texts, fn_kwargs={"input_format": input_format, "max_length": max_length}, num_cpus=0)
         .map_batches(
             PipelineActor,
-            fn_constructor_kwargs=actor,
+            fn_constructor_kwargs={"load": load, "output_format": output_format, "batch_size": batch_size},
             batch_size=batch_size,
             compute=ray.data.ActorPoolStrategy(size=actors),
             num_cpus=1,

@@ -55,3 +55,15 @@ def criterion_ids(
             raise ValueError(f"Unknown criterion '{chosen}' for '{component}': the known criteria are {known}")
         ids.append(index[chosen])
     return ids
+
+
+def check_new_criterion(name: str, criteria: Sequence[str], component: str) -> None:
+    """RAISES ValueError: unless ``criteria`` are a multi-criteria model's
+    (not empty) and ``name`` is not one of them (Segmenter.add_criterion)."""
+    if not criteria:
+        raise ValueError(
+            f"'{component}' has no criteria: only a multi-criteria segmenter (trained with "
+            "multi_criteria = true) can learn a new one"
+        )
+    if name in criteria:
+        raise ValueError(f"'{component}' already has the criterion '{name}' (criteria: {', '.join(criteria)})")

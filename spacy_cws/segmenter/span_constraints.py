@@ -1,7 +1,8 @@
 """Applying kept-whole spans to predicted words, without losing a character."""
 import numpy
 
-from .character_view import _is_space, code_points
+from .character_view import CharacterView, _is_space, code_points
+from .unbroken_spans import PatternSpans, grapheme_clusters
 
 
 def apply_span_constraints(
@@ -54,3 +55,13 @@ def apply_span_constraints(
     ends[-1:] = n + 1
     numpy.minimum(ends, leaves[numpy.searchsorted(leaves, first, side="right")], out=ends)
     return constrained
+
+
+def constrained_words(
+    text: str, view: CharacterView, words: numpy.ndarray, whole: numpy.ndarray, patterns: PatternSpans
+) -> numpy.ndarray:
+    """The model's ``words`` of ``text`` with the ``whole`` spans (force-mode
+    user words) one word each, and the spans of ``patterns``, the view's runs
+    and grapheme clusters never cut inside (apply_span_constraints)."""
+    unbroken = numpy.concatenate([patterns(text), view.runs, grapheme_clusters(text)])
+    return apply_span_constraints(text, words, whole, unbroken)

@@ -5,6 +5,8 @@ import torch
 from spacy.language import Language
 from thinc.api import PyTorchShim
 
+from ..segmenter.network import SegmenterNetwork
+
 
 def named_torch_modules(nlp: Language) -> Iterator[Tuple[str, torch.nn.Module]]:
     """Yield ``(name, module)`` for every PyTorchShim in ``nlp``'s components.
@@ -16,8 +18,9 @@ def named_torch_modules(nlp: Language) -> Iterator[Tuple[str, torch.nn.Module]]:
     Runtime) loads them first.
     """
     for component_name, component in nlp.components:
-        if hasattr(component, "_require_weights"):
-            component._require_weights()
+        network = getattr(component, "network", None)
+        if isinstance(network, SegmenterNetwork):
+            network.require_weights(component.name)
         model = getattr(component, "model", None)
         if model is None:
             continue

@@ -51,10 +51,10 @@ def test_compacted_graph_scores_near_the_original_and_names_its_tables(monkeypat
     monkeypatch.setattr(graph_compaction, "MIN_QUANTIZED_VALUES", 64)
     segmenter.cfg["onnx_tables"] = "float16"
     segmenter.export_onnx()
-    plain = segmenter._graph
+    plain = segmenter.network.graph
     compacted = compact_graph(plain, names)
     assert set(table_weights(compacted)) == names and not table_weights(plain) and not table_weights(compact_graph(plain))
-    _, _, features = segmenter._featurize(TEXTS, [None] * len(TEXTS))
+    _, _, features = segmenter.training.featurize(TEXTS, [None] * len(TEXTS), segmenter.name)
     inputs = dict(zip(INPUT_NAMES, padded_inputs(features[:4], edges=True, is_train=False)))
 
     def scores(graph):

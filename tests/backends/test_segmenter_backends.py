@@ -39,7 +39,7 @@ def test_auto_runs_the_graph_with_the_words_of_torch(exported):
     assert segmenter.inference_backend == "torch"
     on_onnx = _words(exported, texts, "auto")
     assert segmenter.inference_backend == "onnxruntime" and segmenter.inference_precision == "float32"
-    assert type(segmenter._inference_network()).__name__ == "OnnxNetwork"
+    assert type(segmenter.network.inference_network(segmenter.name)).__name__ == "OnnxNetwork"
     assert on_onnx == on_torch
     assert on_onnx[0] == ["新华社", "北京", "二月", "十二日", "电"]
 
@@ -140,7 +140,7 @@ def test_loaded_graph_pipeline_keeps_its_weights_unloaded_until_torch_needs_them
     exported.to_disk(tmp_path / "first")
     loaded = spacy.load(tmp_path / "first")
     segmenter = loaded.get_pipe("gd_segmenter")
-    assert segmenter._pending_weights is not None and not segmenter.model.layers
+    assert segmenter.network.pending_weights is not None and not segmenter.model.layers
     loaded.to_disk(tmp_path / "second")
     for name in ("model", GRAPH_KEY, "cfg"):
         assert (tmp_path / "second" / "gd_segmenter" / name).read_bytes() == (
@@ -148,7 +148,7 @@ def test_loaded_graph_pipeline_keeps_its_weights_unloaded_until_torch_needs_them
         ).read_bytes()
     on_onnx = _words(loaded, TEXTS)
     assert _words(loaded, TEXTS, "torch") == on_onnx
-    assert segmenter._pending_weights is None and segmenter.model.layers and segmenter.has_graph
+    assert segmenter.network.pending_weights is None and segmenter.model.layers and segmenter.has_graph
     again = spacy.load(tmp_path / "first")
     again.update(make_examples(again)[:2], sgd=again.create_optimizer())
     assert not again.get_pipe("gd_segmenter").has_graph
@@ -163,13 +163,13 @@ def test_a_forked_worker_keeps_the_parents_network_alive(exported):
 
     segmenter = exported.get_pipe("gd_segmenter")
     _words(exported, TEXTS[:1], "auto")
-    parent_network = segmenter._network._network
+    parent_network = segmenter.network.cache._network
     assert parent_network is not None
     reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: a new network for itself, the parent's kept
-        ok = segmenter._network.get() is None and network_cache._INHERITED[-1] is parent_network
+        ok = segmenter.network.cache.get() is None and network_cache._INHERITED[-1] is parent_network
         os.write(writer, b"1" if ok else b"0")
         os._exit(0)
     os.waitpid(pid, 0)
-    assert os.read(reader, 1) == b"1" and segmenter._network.get() is parent_network
+    assert os.read(reader, 1) == b"1" and segmenter.network.cache.get() is parent_network

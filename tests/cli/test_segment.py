@@ -8,6 +8,9 @@ from typer.testing import CliRunner
 from spacy_cws.cli import app
 from spacy_cws.cli import segment as segment_module
 from spacy_cws.segmenter.segmenter_tokenizer import segmenter_as_tokenizer
+from spacy_cws.streaming import formats
+from spacy_cws.streaming.pipeline import sole_segmenter
+from spacy_cws.streaming.segmentation import segment_lines, words_of_doc
 
 from ..segmentation_data import SENTENCES
 
@@ -141,11 +144,11 @@ def test_words_without_docs_are_the_docs_words(model_paths, shape):
     """A pipeline that only segments skips Doc building: its words equal those
     of the Docs nlp.pipe makes, on the adversarial lines and the long line."""
     nlp = spacy.load(model_paths[shape])
-    segmenter = segment_module.sole_segmenter(nlp)
+    segmenter = sole_segmenter(nlp)
     assert segmenter is not None
     texts = ADVERSARIAL + [LONG_LINE]
-    direct = list(segment_module.segment_lines(nlp, texts, batch_size=4))
-    from_docs = [segment_module.words_of_doc(doc) for doc in nlp.pipe(texts, batch_size=4)]
+    direct = list(segment_lines(nlp, texts, batch_size=4))
+    from_docs = [words_of_doc(doc) for doc in nlp.pipe(texts, batch_size=4)]
     assert [text for text, _ in direct] == texts
     for (text, words), (doc_text, doc_words) in zip(direct, from_docs):
         assert text == doc_text and words.dtype == doc_words.dtype and words.tolist() == doc_words.tolist()
@@ -156,24 +159,24 @@ def test_words_without_docs_are_the_docs_words(model_paths, shape):
 def test_formats_written_in_blocks_equal_the_whole_line(model_path, monkeypatch, block):
     """Lines formatted FORMAT_BLOCK words at a time are those of one json.dumps
     and one join over all the words."""
-    monkeypatch.setattr(segment_module, "FORMAT_BLOCK", block)
+    monkeypatch.setattr(formats, "FORMAT_BLOCK", block)
     nlp = spacy.load(model_path)
-    for text, words in segment_module.segment_lines(nlp, ADVERSARIAL + [LONG_LINE], batch_size=8):
+    for text, words in segment_lines(nlp, ADVERSARIAL + [LONG_LINE], batch_size=8):
         offsets = words.tolist()
         record = {"text": text, "words": [text[start:end] for start, end in offsets], "offsets": offsets}
         whole = json.dumps(record, ensure_ascii=False)
         for separator in "\x85\u2028\u2029":
             whole = whole.replace(separator, f"\\u{ord(separator):04x}")
-        assert segment_module.format_jsonl((text, words)) == whole
-        assert segment_module.format_text((text, words)) == " ".join(record["words"])
+        assert formats.format_jsonl((text, words)) == whole
+        assert formats.format_text((text, words)) == " ".join(record["words"])
 
 
 def test_a_pipeline_with_more_components_runs_nlp_pipe(model_path):
     nlp = spacy.load(model_path)
     nlp.add_pipe("sentencizer")
-    assert segment_module.sole_segmenter(nlp) is None
+    assert sole_segmenter(nlp) is None
     text = "".join(SENTENCES[0].split()) + "。" + "".join(SENTENCES[2].split())
-    [(words_text, words)] = segment_module.segment_lines(nlp, [text], batch_size=8)
+    [(words_text, words)] = segment_lines(nlp, [text], batch_size=8)
     doc = nlp(text)
     assert words_text == text and [text[start:end] for start, end in words.tolist()] == [t.text for t in doc]
 

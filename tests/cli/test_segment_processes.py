@@ -8,8 +8,9 @@ import spacy
 from typer.testing import CliRunner
 
 from spacy_cws.cli import app
-from spacy_cws.cli.segment import segment_lines, sole_segmenter
-from spacy_cws.cli.segment_processes import can_fork, segment_in_processes
+from spacy_cws.streaming.pipeline import sole_segmenter
+from spacy_cws.streaming.processes import can_fork, segment_in_processes
+from spacy_cws.streaming.segmentation import segment_lines
 from spacy_cws.segmenter.component import Segmenter
 
 from .test_segment import model_path, model_paths  # noqa: F401 (fixtures)

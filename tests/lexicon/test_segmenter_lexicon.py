@@ -71,8 +71,8 @@ def test_training_features_hide_the_words_of_a_sentences_own_fold(tmp_path):
     # "法制" occurs in one sentence only, so only its own fold's words contain it.
     sentence = next(eg for eg in examples if "法制" in eg.reference.text)
     assert training_words["法制"] == 1 << text_fold(sentence.reference.text, 4)
-    _, _, at_inference = seg._featurize([sentence.predicted.text], [None])
-    _, _, in_training = seg._featurize_examples([sentence])
+    _, _, at_inference = seg.training.featurize([sentence.predicted.text], [None], seg.name)
+    _, _, in_training = seg.training.example_features([sentence], seg.name)
     flags_column = 4
     at_inference, in_training = at_inference[0][:, flags_column], in_training[0][:, flags_column]
     start = sentence.reference.text.index("法制")
@@ -83,7 +83,7 @@ def test_training_features_hide_the_words_of_a_sentences_own_fold(tmp_path):
     other = next(eg for eg in examples if "城市" in eg.reference.text and "边境" in eg.reference.text)
     own_fold = 1 << text_fold(other.reference.text, 4)
     assert training_words["城市"] & ~own_fold
-    _, _, other_features = seg._featurize_examples([other])
+    _, _, other_features = seg.training.example_features([other], seg.name)
     assert other_features[0][other.reference.text.index("城市"), flags_column] & begins_2
 
 
@@ -115,7 +115,7 @@ def test_channels_and_bigrams_saved_before_0_3_3_load_the_same(tmp_path):
     assert old.bigrams == packed.bigrams == seg.bigrams
     assert old.symbols == packed.symbols == seg.symbols
     assert seg.lexicon_words("training")["法制"] > 0 and old.lexicon_words("training") == seg.lexicon_words("training")
-    for features in zip(*(pipe._featurize(TEXTS, [None] * len(TEXTS))[2] for pipe in (seg, packed, old))):
+    for features in zip(*(pipe.training.featurize(TEXTS, [None] * len(TEXTS), pipe.name)[2] for pipe in (seg, packed, old))):
         assert all((features[0] == other).all() for other in features[1:])
     with pytest.raises(KeyError, match="no lexicon channel 'jieba'"):
         seg.lexicon_words("jieba")

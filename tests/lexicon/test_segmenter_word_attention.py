@@ -40,7 +40,7 @@ def test_slots_carry_the_lexicon_pos_and_training_words_only_have_embeddings(tmp
     nlp.initialize(lambda: examples)
     seg = nlp.get_pipe("gd_segmenter")
     text = "法制建设在公园"  # 法制建设: user dictionary only; 公园, 法制, 建设: training words
-    features = seg._featurize([text], [None])[2][0]
+    features = seg.training.featurize([text], [None], seg.name)[2][0]
     assert features.shape == (len(text), 11 + SLOTS)
     first = features[0, SLOT_COLUMNS]  # 法: B of 法制建设 (longest first), then B of 法制
     tag, position = divmod(int(first[0] & SLOT_TAG_MASK) - 1, len(POSITIONS))
@@ -67,13 +67,13 @@ def test_training_draws_replacements_and_inference_keeps_only_trained_words(tmp_
     def embedded(features, at):
         return bool((features[at, SLOT_COLUMNS] >> SLOT_TAG_BITS > 0).any())
 
-    at_inference = seg._featurize([text], [None])[2][0]
+    at_inference = seg.training.featurize([text], [None], seg.name)[2][0]
     assert embedded(at_inference, city) and not embedded(at_inference, border)
-    assert (seg._featurize([text], [None])[2][0] == at_inference).all()  # deterministic
+    assert (seg.training.featurize([text], [None], seg.name)[2][0] == at_inference).all()  # deterministic
     numpy.random.seed(0)
-    draws = [embedded(seg._featurize_examples([example])[2][0], city) for _ in range(40)]
+    draws = [embedded(seg.training.example_features([example], seg.name)[2][0], city) for _ in range(40)]
     assert 0 < sum(draws) < 40
-    in_training = seg._featurize_examples([example])[2][0]
+    in_training = seg.training.example_features([example], seg.name)[2][0]
     assert (in_training[:, SLOT_COLUMNS] & SLOT_TAG_MASK == at_inference[:, SLOT_COLUMNS] & SLOT_TAG_MASK).all()
 
 
@@ -87,14 +87,14 @@ def test_a_target_domain_lexicon_brings_its_pos_in_prefer_mode(tmp_path):
     nlp.initialize(lambda: examples)
     seg = nlp.get_pipe("gd_segmenter")
     text = "张小凡祭出法宝"
-    before = seg._featurize([text], [None])[2][0][:, SLOT_COLUMNS]
+    before = seg.training.featurize([text], [None], seg.name)[2][0][:, SLOT_COLUMNS]
     (tmp_path / "zx.txt").write_text("张小凡 12 NR\n法宝 30 NN\n公园 2 VV\n", encoding="utf-8")
     assert add_user_dictionary(nlp, tmp_path / "zx.txt", "prefer") == 3
-    after = seg._featurize([text], [None])[2][0][:, SLOT_COLUMNS]
+    after = seg.training.featurize([text], [None], seg.name)[2][0][:, SLOT_COLUMNS]
     assert not (before[0] & SLOT_TAG_MASK).any()
     assert [COARSE_TAGS[(int(after[i, 0] & SLOT_TAG_MASK) - 1) // 4] for i in (0, 5)] == ["PROPN", "NOUN"]
     assert seg.cfg["user_tags"] == {"张小凡": "NR", "法宝": "NN", "公园": "VV"}
-    park = seg._featurize(["公园"], [None])[2][0][0, SLOT_COLUMNS]
+    park = seg.training.featurize(["公园"], [None], seg.name)[2][0][0, SLOT_COLUMNS]
     assert COARSE_TAGS[(int(park[0] & SLOT_TAG_MASK) - 1) // 4] == "VERB"  # the user's tag wins
     nlp.to_disk(tmp_path / "pipeline")
     loaded = spacy.load(tmp_path / "pipeline").get_pipe("gd_segmenter")
@@ -120,7 +120,7 @@ def test_a_tagger_tags_every_training_word_so_untagged_means_no_tag(tmp_path):
     assert "tags" not in untagged.get_pipe("gd_segmenter").featurizer.channels[0]
 
     def first_slot_class(nlp, text, word):
-        slots = nlp.get_pipe("gd_segmenter")._featurize([text], [None])[2][0][:, SLOT_COLUMNS]
+        slots = nlp.get_pipe("gd_segmenter").training.featurize([text], [None], "gd_segmenter")[2][0][:, SLOT_COLUMNS]
         return COARSE_TAGS[(int(slots[text.index(word), 0] & SLOT_TAG_MASK) - 1) // len(POSITIONS)]
 
     text = "总值一百九十多亿元"

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tqdm import tqdm
 
-from spacy_cws.cli.segment import stream_input_lines
+from spacy_cws.streaming.lines import stream_input_lines
 from spacy_cws.corpora.formats import read_segmented
 
 from .strategies import SENTENCE, TEXT

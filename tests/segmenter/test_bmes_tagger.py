@@ -154,8 +154,8 @@ def test_local_window_limits_what_a_character_sees(san_crf_nlp):
     module = torch_module(component.model).eval()
     text = "国务院批准了十四个边境城市为对外开放城市"
     changed = "国务院批准了十四个边境城市为对外开放城镇"
-    _, _, (features,) = component._featurize([text], [None])
-    _, _, (features_changed,) = component._featurize([changed], [None])
+    _, _, (features,) = component.training.featurize([text], [None], component.name)
+    _, _, (features_changed,) = component.training.featurize([changed], [None], component.name)
     with torch.inference_mode():
         out = component.model.predict([features, features_changed])
     reach = module.window * len(module.encoder.layers) + 1  # + 1: the right bigram of the changed position's neighbour

@@ -23,7 +23,7 @@ def _words(nlp, texts):
 
 def _features(nlp, text):
     """The model input of one short text (one sequence)."""
-    return nlp.get_pipe("gd_segmenter")._featurize([text], [None])[2][0]
+    return nlp.get_pipe("gd_segmenter").training.featurize([text], [None], "gd_segmenter")[2][0]
 
 
 def concurrent_words(nlp, texts_per_thread):

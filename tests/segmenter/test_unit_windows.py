@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spacy_cws.corpora.formats import read_segmented
-from spacy_cws.segmenter import component
+from spacy_cws.segmenter import windowed_inference
 from spacy_cws.segmenter.unit_windows import unit_windows
 
 from ..conftest import shipped_pipeline
@@ -42,7 +42,7 @@ def ctb6_texts(shared_data):
 
 
 def words_by_window_size(nlp, texts, size, monkeypatch):
-    monkeypatch.setattr(component, "WINDOW_UNITS", size)
+    monkeypatch.setattr(windowed_inference, "WINDOW_UNITS", size)
     return [words.tolist() for words in nlp.get_pipe("gd_segmenter").segment_texts(texts)]
 
 
@@ -62,6 +62,6 @@ def test_small_windows_keep_the_prefer_bonus(trained_nlp, ctb6_texts, monkeypatc
     segmenter = nlp.get_pipe("gd_segmenter")
     segmenter.add_words(["天气很好", "经济", "发展"])
     segmenter.set_user_dictionary_mode("prefer")
-    assert segmenter._prefers_by_bonus()
+    assert segmenter.user_words.prefers_by_bonus()
     one_pass = words_by_window_size(nlp, ctb6_texts, 10**9, monkeypatch)
     assert words_by_window_size(nlp, ctb6_texts, 50, monkeypatch) == one_pass

@@ -1,5 +1,5 @@
-"""``segment --n-process N`` for a pipeline that only segments: forked worker
-processes that return word offsets, not Docs.
+"""Forked worker processes for a pipeline that only segments (``segment
+--n-process N``, segmentation.segment_lines): they return word offsets, not Docs.
 
 spaCy's ``nlp.pipe(n_process=N)`` sends every Doc back to the parent as
 ``Doc.to_bytes`` and rebuilds it with ``Doc.from_bytes``. For the CTB6 test

@@ -9,17 +9,11 @@ Only then is a line cut short by the interruption removed.
 """
 import json
 from pathlib import Path
-from typing import Iterator, NamedTuple, Optional
+from typing import Iterator, Optional
+
+from .lines import InputLine
 
 CHUNK_BYTES = 1 << 20
-
-
-class InputLine(NamedTuple):
-    """One input document: its text, and the line end its output line gets
-    ("\\r\\n" after an input line that ended with "\\r\\n", else "\\n")."""
-
-    text: str
-    end: str
 
 
 class ResumeError(ValueError):
