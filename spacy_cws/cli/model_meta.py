@@ -26,6 +26,7 @@ def build_meta(
     ngram_vectors: Optional[dict] = None,
     teacher: Optional[str] = None,
     joint_corpora: Sequence[str] = (),
+    onnx_graph: Optional[dict] = None,
 ) -> dict:
     """meta.json fields naming the training data, the lexicons, their terms and the measured scores.
 
@@ -40,6 +41,9 @@ def build_meta(
         text the model was also trained on (teacher-corpus), or None.
     joint_corpora: the other corpora the model was trained on jointly
         (multi-criteria; each with its own criterion), e.g. ["sxu"].
+    onnx_graph: where the pipeline holds an ONNX graph of its network, the
+        segmenter's settings it was exported with (``onnx_tables``,
+        ``onnx_matmuls``); None without a graph.
     RAISES KeyError: for an unknown corpus.
     """
     files = get_corpus(corpus)
@@ -95,6 +99,11 @@ def build_meta(
         )
         meta["sources"].append({"name": f"raw training-split text segmented by {teacher}",
                                 "license": "research use only, as each corpus's terms state"})
+    if onnx_graph:
+        meta["description"] += (
+            f" Runs on ONNX Runtime without torch: its network as an ONNX graph with {onnx_graph.get('onnx_tables', 'int8')}"
+            f" n-gram tables and {onnx_graph.get('onnx_matmuls', 'float32')} products by weights."
+        )
     if speed_records:
         fields = ("call", "batch_size", "characters", "chars_per_second", "torch_threads", "peak_rss_mb_after_load")
         meta["spacy_cws_speed"] = [{key: record.get(key) for key in fields} for record in speed_records]
@@ -142,11 +151,13 @@ def model_meta_cli(
         require_file(speed, "Speed file (run benchmarks/benchmark_speed.py --output first)")
     metrics_data = read_json_file(metrics, srsly.read_json)
     speed_records = read_json_file(speed, lambda path: list(srsly.read_jsonl(path))) if speed else None
-    segmenter_cfg = {}
+    segmenter_cfg, onnx_graph = {}, None
     if pipeline is not None:
         cfg_path = pipeline / "gd_segmenter" / "cfg"
         require_file(cfg_path, "Segmenter cfg of the pipeline")
         segmenter_cfg = read_json_file(cfg_path, srsly.read_json)
+        if (pipeline / "gd_segmenter" / "graph.onnx").is_file():
+            onnx_graph = {key: segmenter_cfg.get(key) for key in ("onnx_tables", "onnx_matmuls") if key in segmenter_cfg}
     lexicons = [channel["name"] for channel in segmenter_cfg.get("lexicons", [])]
     teacher = None
     if distilled_from:
@@ -155,7 +166,9 @@ def model_meta_cli(
             fail(f"--distilled-from {distilled_from}: no such installed pipeline package")
         teacher = f"{distilled_from} {version}"
     try:
-        meta = build_meta(corpus, metrics_data, speed_records, lexicons, segmenter_cfg.get("ngram_vectors"), teacher, joint_corpus)
+        meta = build_meta(
+            corpus, metrics_data, speed_records, lexicons, segmenter_cfg.get("ngram_vectors"), teacher, joint_corpus, onnx_graph
+        )
     except KeyError as err:
         fail(f"Cannot build the model card: {err.args[0]}")
     srsly.write_json(output, meta)

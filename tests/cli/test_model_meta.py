@@ -65,3 +65,9 @@ def test_model_card_names_every_corpus_of_a_joint_model():
     assert len(meta["sources"]) == 2
     with pytest.raises(KeyError):
         build_meta("ctb6", METRICS, joint_corpora=["nope"])
+
+
+def test_model_card_says_how_its_onnx_graph_computes():
+    meta = build_meta("ctb6", METRICS, onnx_graph={"onnx_tables": "int8", "onnx_matmuls": "int8"})
+    assert "ONNX Runtime without torch" in meta["description"] and "int8 products by weights" in meta["description"]
+    assert "ONNX Runtime" not in build_meta("ctb6", METRICS)["description"]
