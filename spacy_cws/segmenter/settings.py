@@ -48,10 +48,11 @@ class SegmenterSettings:
         float16 tables, docs/guides/onnx-runtime.md) or "float16" (as the
         shipped pipelines saved them).
     onnx_matmuls: how ``Segmenter.export_onnx`` computes the graph's products
-        by weights: "float32" (the torch backend's words exactly) or "int8"
-        (ONNX Runtime's dynamic int8, a scale per output column; zh_cws_gd's
-        graph 1.4x as fast, CTB6 test F1 within 0.005 of float32's,
-        backends/matmul_quantization.py).
+        by weights: "float32" (the torch backend's words exactly, whatever
+        the batch) or "int8" (ONNX Runtime's dynamic int8: faster, CTB6 test
+        F1 within 0.005 of float32's, but an activation's scale is its
+        batch's, so a few lines in a hundred get other words in another
+        batch; backends/matmul_quantization.py).
     fold_width, collapse_runs, opencc: the model's view of the text (see Normaliser).
     bigram_min_count: keep training bigrams seen at least this often as
         features (0 = no bigram vocabulary; needs a model with bigram_width 0).

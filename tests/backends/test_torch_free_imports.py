@@ -71,7 +71,7 @@ nlp = spacy.load(sys.argv[1])
 segmenter = nlp.get_pipe("gd_segmenter")
 words = [[t.text for t in doc] for doc in nlp.pipe(json.loads(sys.argv[2]))]
 assert sys.modules["torch"] is None
-print(json.dumps({"backend": segmenter.inference_backend, "precision": segmenter.inference_precision, "words": words}))
+print(json.dumps({"backend": segmenter.inference_backend, "words": words}))
 '''
 
 
