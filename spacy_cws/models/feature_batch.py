@@ -2,8 +2,8 @@
 
 Every segmentation architecture reads the same input: per sequence an int
 array (n, 11) of unigram id, left bigram id, right bigram id, criterion id
-(segmenter/symbol_ids.py), lexicon flags (lexicon/match_features.py) and six
-trigram hashes (segmenter/ngram_hashes.py). This pads a batch of them, with or without BOS/EOS
+(features/symbol_ids.py), lexicon flags (lexicon/match_features.py) and six
+trigram hashes (features/ngram_hashes.py). This pads a batch of them, with or without BOS/EOS
 around each sequence (the GD-Transformer scores the gaps at the edges; a BMES
 tagger tags only the characters).
 """

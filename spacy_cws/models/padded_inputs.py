@@ -10,7 +10,7 @@ from typing import List, Sequence, Tuple
 import numpy
 from thinc.api import NumpyOps
 
-from .symbol_specials import BOS, EOS
+from ..features.symbol_specials import BOS, EOS
 
 HOST_OPS = NumpyOps()
 # Columns of a sequence's feature array: unigram, left bigram, right bigram,

@@ -22,10 +22,10 @@ import torch
 from torch import nn
 from torchcrf import CRF
 
+from ..features.symbol_specials import PAD
 from .architecture_settings import DECODERS, validate_tagger_settings  # noqa: F401  (checked without torch)
 from .lookup_table import LookupTable
 from .pytorch_gd_transformer import sinusoidal_positions
-from .symbol_specials import PAD
 from .pytorch_input_features import LexiconAndTrigramInput
 
 N_TAGS = 4  # B, M, E, S

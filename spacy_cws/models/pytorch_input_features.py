@@ -5,7 +5,7 @@ Both are added to each position's input vector, for every architecture:
 - lexicon flags (lexicon/match_features.py: per channel, whether a lexicon
   word begins, ends or continues at the character, by length, or is the
   character alone; Zhang et al. 2018) enter through a linear layer;
-- hashed trigrams (left, centre, right; segmenter/ngram_hashes.py) index a
+- hashed trigrams (left, centre, right; features/ngram_hashes.py) index a
   table of ``trigram_rows`` rows twice each (the hashing trick), the two rows
   are summed, and the three trigram vectors are projected to the model width
   (as the bigrams of Qiu et al. 2020 eq. 13);

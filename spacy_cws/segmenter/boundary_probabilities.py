@@ -17,14 +17,14 @@ What ``doc._.gap_probs`` holds (gap_probs_extension.py), what
 Units and characters: a run (a number, a Latin word) or a grapheme cluster is
 one unit, never cut inside: its inner gaps are 0. Whitespace forces a
 boundary: a gap with whitespace on either side is 1. The first unit of a model
-sequence (a long text is cut at clause ends, chunking.py) and the edges of a
+sequence (a long text is cut at clause ends, features/chunking.py) and the edges of a
 run that is a word of its own are boundaries (decoding.py): 1.
 """
 from typing import List, Optional, Sequence, Tuple
 
 import numpy
 
-from .character_view import CharacterView
+from ..features.character_view import CharacterView
 from .viterbi import ALLOWED_ENDS, ALLOWED_STARTS, ALLOWED_TRANSITIONS
 
 _FORBIDDEN = -1e4

@@ -26,8 +26,8 @@ from thinc.types import Floats3d
 
 from ..backends.choice import check_backend, require_torch
 from ..component_serialization import CfgAndModelSerialization
+from ..features.character_view import Normaliser
 from ..lexicon import load_lexicon
-from .character_view import Normaliser
 from .criteria import check_new_criterion
 from .doc_text import doc_text, forget_text
 from .featurizer import Featurizer, featurizer_data

@@ -3,7 +3,7 @@ from typing import List, Tuple
 
 import numpy
 
-from .character_view import CharacterView
+from ..features.character_view import CharacterView
 
 
 def decode_words(view: CharacterView, spans: List[Tuple[int, int]], span_starts: List[numpy.ndarray]) -> numpy.ndarray:

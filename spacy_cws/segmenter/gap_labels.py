@@ -10,7 +10,7 @@ from typing import Iterable, List, Tuple
 
 import numpy
 
-from .character_view import CharacterView
+from ..features.character_view import CharacterView
 
 BOUNDARY = 1
 NO_BOUNDARY = 0

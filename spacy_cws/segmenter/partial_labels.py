@@ -12,7 +12,7 @@ import numpy
 from thinc.api import Ops
 from thinc.types import Floats3d
 
-from .character_view import CharacterView
+from ..features.character_view import CharacterView
 from .gap_labels import BOUNDARY, NO_BOUNDARY
 
 

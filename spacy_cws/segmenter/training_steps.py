@@ -11,8 +11,8 @@ from spacy.training import Example
 from thinc.api import Model, set_dropout_rate
 from thinc.types import Floats3d
 
+from ..features.character_view import CharacterView
 from ..lexicon.match_features import text_fold
-from .character_view import CharacterView
 from .featurizer import Featurizer
 from .gap_labels import unit_starts_word
 from .network import SegmenterNetwork

@@ -34,7 +34,7 @@ def test_module_imports_without_torch(module):
 
 def test_featurizer_makes_features_without_torch():
     code = BLOCK_TORCH + (
-        "from spacy_cws.segmenter.character_view import Normaliser\n"
+        "from spacy_cws.features.character_view import Normaliser\n"
         "from spacy_cws.segmenter.featurizer import Featurizer\n"
         "featurizer = Featurizer(Normaliser(), max_length=8)\n"
         "featurizer.set_vocabularies(['今', '天'], [('<s>', '今'), ('今', '天')])\n"

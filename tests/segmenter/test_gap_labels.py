@@ -1,8 +1,8 @@
 import spacy
 from spacy.tokens import Doc
 
-from spacy_cws.segmenter.character_view import Normaliser
-from spacy_cws.segmenter.chunking import chunk_spans
+from spacy_cws.features.character_view import Normaliser
+from spacy_cws.features.chunking import chunk_spans
 from spacy_cws.segmenter.gap_labels import BOUNDARY, NO_BOUNDARY, gap_labels, unit_starts_word
 
 

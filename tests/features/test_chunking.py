@@ -1,6 +1,6 @@
 import pytest
 
-from spacy_cws.segmenter.chunking import CLAUSE_FINAL, chunk_spans
+from spacy_cws.features.chunking import CLAUSE_FINAL, chunk_spans
 
 
 def test_short_text_is_one_span():

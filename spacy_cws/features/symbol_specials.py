@@ -1,6 +1,6 @@
 """The special symbol ids every segmentation model and its features share.
 
-Unigram and bigram ids (segmenter/symbol_ids.py) start after these; the
+Unigram and bigram ids (symbol_ids.py) start after these; the
 torch modules pad with PAD, and the GD-Transformer's input has BOS and EOS
 around each sequence (models/feature_batch.py). A plain module: importing it
 needs no torch.

@@ -11,9 +11,9 @@ from typing import Iterable, List, Sequence, Tuple, Union
 
 import numpy
 
-from ..models.symbol_specials import BOS, EOS, N_SPECIAL_SYMBOLS, UNK
 from .character_view import code_points
 from .sequence_layout import SequenceLayout
+from .symbol_specials import BOS, EOS, N_SPECIAL_SYMBOLS, UNK
 
 SEQUENCE_START = "<s>"
 SEQUENCE_END = "</s>"

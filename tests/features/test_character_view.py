@@ -3,7 +3,7 @@ import unicodedata
 import pytest
 import regex
 
-from spacy_cws.segmenter.character_view import LATIN_SYMBOL, NUMBER_SYMBOL, Normaliser
+from spacy_cws.features.character_view import LATIN_SYMBOL, NUMBER_SYMBOL, Normaliser
 
 
 def _unit_texts(text, view):

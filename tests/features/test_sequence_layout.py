@@ -3,9 +3,9 @@ import numpy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spacy_cws.segmenter.ngram_hashes import trigram_hashes
-from spacy_cws.segmenter.sequence_layout import SequenceLayout
-from spacy_cws.segmenter.symbol_ids import SymbolIds
+from spacy_cws.features.ngram_hashes import trigram_hashes
+from spacy_cws.features.sequence_layout import SequenceLayout
+from spacy_cws.features.symbol_ids import SymbolIds
 
 SYMBOLS = list("边境城市新华社北京")
 IDS = SymbolIds(SYMBOLS[:6], [("<s>", "边"), ("边", "境"), ("城", "市"), ("市", "</s>"), ("新", "华")])
