@@ -5,8 +5,8 @@ from typing import List
 import numpy
 from thinc.api import Model
 
+from ..decoding.label_schemes import label_scheme
 from ..models.inference import inference_module, predict_with
-from ..segmenter.label_schemes import label_scheme
 
 
 class TorchNetwork:

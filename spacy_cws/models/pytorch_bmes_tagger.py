@@ -14,7 +14,7 @@ One module serves both papers' models; they differ only in settings:
   an absolute difference);
 - Linear(width -> 4) emissions over B/M/E/S, decoded by a CRF (pytorch-crf's
   CRF holds the transitions; BMES constraints apply at Viterbi decoding only,
-  segmenter/viterbi.py) or by a per-character softmax.
+  decoding/viterbi.py) or by a per-character softmax.
 """
 import math
 

@@ -88,7 +88,7 @@ def make_gd_segmenter(nlp: Language, name: str, model: Model, scorer: Optional[C
 
 class Segmenter(CfgAndModelSerialization, TrainablePipe):
     """Chinese word segmentation over a character pretokenized Doc, by gap
-    scoring or B/M/E/S tagging (label_schemes.py)."""
+    scoring or B/M/E/S tagging (decoding/label_schemes.py)."""
 
     def __init__(
         self, vocab: Vocab, model: Model, name: str = "gd_segmenter", *, scorer: Optional[Callable] = None, **settings

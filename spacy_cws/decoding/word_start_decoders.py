@@ -1,6 +1,6 @@
 """Where words start, from a segmentation network's scores: numpy only.
 
-The last stage of prediction (featurizer.py makes the features, a backend
+The last stage of prediction (segmenter/featurizer.py makes the features, a backend
 runs the network). A decoder belongs to the scheme the network predicts
 (label_schemes.py): gap scores are decoded greedily from head 0 (Duan & Zhao
 2020, section 3.4: no tuned threshold), B/M/E/S emissions by constrained

@@ -1,9 +1,9 @@
 import spacy
 from spacy.tokens import Doc
 
+from spacy_cws.decoding.gap_labels import BOUNDARY, NO_BOUNDARY, gap_labels, unit_starts_word
 from spacy_cws.features.character_view import Normaliser
 from spacy_cws.features.chunking import chunk_spans
-from spacy_cws.segmenter.gap_labels import BOUNDARY, NO_BOUNDARY, gap_labels, unit_starts_word
 
 
 def test_gap_labels_from_reference_words():
