@@ -6,12 +6,12 @@ import numpy
 from thinc.api import Model
 
 from ..decoding.label_schemes import label_scheme
-from ..models.inference import inference_module, predict_with
+from ..nets.inference import inference_module, predict_with
 
 
 class TorchNetwork:
     """Scores of a trained thinc segmentation model, by its inference copy
-    (models/inference.py: eval mode, no gradients, safe for concurrent threads).
+    (nets/inference.py: eval mode, no gradients, safe for concurrent threads).
 
     model: an initialized segmentation model (GDTransformer, BMESTagger).
     precision: the copy's precision ("float32", "bfloat16" or "auto").

@@ -12,7 +12,7 @@ import numpy
 from thinc.api import Model
 from thinc.types import Floats3d
 
-from ..models.crf_loss import crf_loss, crf_of, crf_transitions
+from ..nets.crf_loss import crf_loss, crf_of, crf_transitions
 from .bmes_tags import bmes_tags
 from .gap_labels import gap_labels
 from .softmax_loss import softmax_cross_entropy

@@ -283,7 +283,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """Learn from a batch of examples (TrainablePipe.update; SegmenterTraining.example_step).
         drop: the dropout rate of this update (``[training] dropout`` in
             ``spacy train``): every dropout of the torch module but attention
-            dropout (models/dropout.py); prediction never drops.
+            dropout (nets/dropout.py); prediction never drops.
         RETURNS: ``losses`` with this component's loss added.
         RAISES ValueError: if the component is not initialized, or see get_loss.
         """
@@ -361,7 +361,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """
         validate_get_examples(get_examples, "Segmenter.initialize")
         require_torch("Initializing a segmenter for training")
-        from ..models.wrapped_module import torch_module
+        from ..nets.wrapped_module import torch_module
         from ..ngram_vectors.model_initialization import copy_into_model
 
         self.network.pending_weights = None  # new weights: those of a loaded pipeline are not wanted
@@ -390,7 +390,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """
         self.network.check_initialized(self.name)
         check_new_criterion(name, self.criteria, self.name)
-        from ..models.criterion_transfer import add_criterion_row
+        from ..nets.criterion_transfer import add_criterion_row
 
         self.network.require_weights(self.name)
         add_criterion_row(self.model)

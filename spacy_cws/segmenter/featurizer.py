@@ -13,7 +13,7 @@ Each sequence's features are an int64 array (n, 11 + K) for its n units: the
 columns unigram id, left bigram id, right bigram id, criterion id
 (features/symbol_ids.py), lexicon flags, six trigram hashes (features/ngram_hashes.py) and the
 K word slots of a model with word slots (lexicon/word_slots.py); the padding
-of models/feature_batch.py and models/padded_inputs.py reads them.
+of nets/feature_batch.py and nets/padded_inputs.py reads them.
 """
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 

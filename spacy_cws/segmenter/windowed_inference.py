@@ -16,7 +16,7 @@ from thinc.types import Floats3d
 
 from ..decoding.word_spans import decode_words
 from ..freed_memory import release_freed_memory
-from ..models.padded_inputs import padded_length
+from ..nets.padded_inputs import padded_length
 from .boundary_probabilities import character_gap_probabilities, unit_start_probabilities
 from .dictionary_bonus import add_dictionary_bonus
 from .featurizer import Featurizer

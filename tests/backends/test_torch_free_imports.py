@@ -14,12 +14,12 @@ TORCH_FREE = [
     "spacy_cws.cli",  # every command: `segment` and the others run without torch
     "spacy_cws.segmenter.component",
     "spacy_cws.mwa.component",
-    "spacy_cws.models.gd_transformer",
-    "spacy_cws.models.bmes_tagger",
+    "spacy_cws.nets.gd_transformer",
+    "spacy_cws.nets.bmes_tagger",
     "spacy_cws.segmenter.featurizer",
     "spacy_cws.decoding.word_start_decoders",
     "spacy_cws.decoding.word_spans",
-    "spacy_cws.models.padded_inputs",
+    "spacy_cws.nets.padded_inputs",
     "spacy_cws.backends.choice",
     "spacy_cws.backends.onnx_network",
 ]

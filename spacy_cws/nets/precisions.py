@@ -1,4 +1,4 @@
-"""The precisions a torch inference copy runs in, by name (models/inference.py), without torch."""
+"""The precisions a torch inference copy runs in, by name (nets/inference.py), without torch."""
 
 # "bfloat16": matmuls in oneDNN's AMX / AVX512-BF16 kernels (float32
 # accumulation); the scores are returned as float32.

@@ -1,13 +1,13 @@
-"""The inference copy of a segmentation model (models/inference.py) gives the trained model's scores."""
+"""The inference copy of a segmentation model (nets/inference.py) gives the trained model's scores."""
 import numpy
 import pytest
 import torch
 
-from spacy_cws.models.bmes_tagger import build_bmes_tagger
-from spacy_cws.models import inference
-from spacy_cws.models.inference import check_precision, inference_module, predict_with, resolve_precision
-from spacy_cws.models.pytorch_fused_gd import FusedGDTransformer
-from spacy_cws.models.wrapped_module import torch_module
+from spacy_cws.nets.bmes_tagger import build_bmes_tagger
+from spacy_cws.nets import inference
+from spacy_cws.nets.inference import check_precision, inference_module, predict_with, resolve_precision
+from spacy_cws.nets.pytorch_fused_gd import FusedGDTransformer
+from spacy_cws.nets.wrapped_module import torch_module
 
 from .test_gd_transformer import ABLATIONS, SETTINGS, _initialized
 
@@ -104,7 +104,7 @@ def test_bfloat16_without_cpu_support_warns(monkeypatch):
 @pytest.mark.parametrize("change", [{}, *ABLATIONS, "bmes"])
 def test_rounding_the_inference_length_changes_no_score(change, monkeypatch):
     """Batches padded to a multiple of INFERENCE_LENGTH_MULTIPLE give the scores of exact padding."""
-    from spacy_cws.models import padded_inputs
+    from spacy_cws.nets import padded_inputs
 
     model = _with_random_weights(_bmes_tagger() if change == "bmes" else _initialized({**SETTINGS, **change}))
     module = inference_module(model, "float32")
@@ -116,7 +116,7 @@ def test_rounding_the_inference_length_changes_no_score(change, monkeypatch):
 
 
 def test_inference_pads_to_the_length_multiple_and_training_does_not():
-    from spacy_cws.models.feature_batch import INFERENCE_LENGTH_MULTIPLE, pad_features, padded_length
+    from spacy_cws.nets.feature_batch import INFERENCE_LENGTH_MULTIPLE, pad_features, padded_length
 
     model = _initialized(SETTINGS)
     longest = max(len(seq) for seq in _batch()) + 2  # BOS and EOS

@@ -74,7 +74,7 @@ def build_gd_transformer_v2(
     id, left bigram id, right bigram id (ids >= 4, UNK = 1 for unknown ones;
     see features/symbol_ids.py), the sequence's criterion id (the same in
     every row), its lexicon flags and six trigram hashes
-    (models/feature_batch.py); BOS and EOS are added here. The bigram columns are used only
+    (nets/feature_batch.py); BOS and EOS are added here. The bigram columns are used only
     when bigram_width > 0 (an extension after Qiu et al. 2020 eq. 13; the
     paper's model has bigram_width = 0), the criterion only when the dim nC
     (number of criteria) is above 0.

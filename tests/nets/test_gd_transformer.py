@@ -4,9 +4,9 @@ import numpy
 import pytest
 import torch
 
-from spacy_cws.models.gd_transformer import build_gd_transformer
-from spacy_cws.models.pytorch_gd_transformer import GDTransformer
-from spacy_cws.models.wrapped_module import torch_module
+from spacy_cws.nets.gd_transformer import build_gd_transformer
+from spacy_cws.nets.pytorch_gd_transformer import GDTransformer
+from spacy_cws.nets.wrapped_module import torch_module
 
 SETTINGS = dict(
     width=16, depth=2, n_heads=2, ff_width=32, dropout=0.0, attention_dropout=0.0, sigma=4.0,

@@ -63,7 +63,7 @@ def build_bmes_tagger_v2(
     lexicon flags are used when the segmenter has a lexicon (dim nL).
     word_slots, word_width, word_rows: seed 003's word-POS attention (as
     ``spacy-cws.GDTransformer.v2``; 0 slots = off).
-    Input: per sequence int (n, 11 + word_slots) (models/feature_batch.py). Output: per sequence float (1, n, 4) of
+    Input: per sequence int (n, 11 + word_slots) (nets/feature_batch.py). Output: per sequence float (1, n, 4) of
     B/M/E/S emission scores (one head, so the component's per-head loss code
     applies unchanged).
     """

@@ -1,7 +1,7 @@
 """A batch of sequence features padded into a segmentation network's five inputs, with numpy only.
 
 Every network (the torch modules, their ONNX graphs) takes the same padded
-arrays; models/feature_batch.py hands them to torch, the ONNX Runtime
+arrays; nets/feature_batch.py hands them to torch, the ONNX Runtime
 backend (backends/onnx_network.py) to its InferenceSession. A plain module: importing
 it needs no torch.
 """

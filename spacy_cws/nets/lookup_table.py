@@ -7,7 +7,7 @@ float32 when it loads doubles its memory for nothing: a lookup reads a few
 rows, and upcasting the rows it read gives exactly the values an upcast
 table would. So a LookupTable loaded from float16 weights (module_weights.py
 keeps them as saved) is held in float16 and upcasts the rows it gathers.
-float16 is never a compute dtype here (models/inference.py: float32 or
+float16 is never a compute dtype here (nets/inference.py: float32 or
 bfloat16), so a float16 table is always a stored one. An inference copy
 in bfloat16 keeps the float16 table too and casts the rows it gathers
 (``cast_keeping_stored_tables``).

@@ -3,7 +3,7 @@ import math
 import pytest
 import torch
 
-from spacy_cws.models.pytorch_gaussian_attention import (
+from spacy_cws.nets.pytorch_gaussian_attention import (
     GaussianDirectionalAttention,
     direction_mask,
     gaussian_weights,

@@ -9,7 +9,7 @@ from spacy_cws.lexicon import LexiconMatcher, jieba_lexicon
 from spacy_cws.lexicon.match_features import EVERY_FOLD
 from spacy_cws.lexicon.pos_tags import COARSE_TAGS
 from spacy_cws.lexicon.word_slots import SLOT_TAG_BITS, SLOT_TAG_MASK
-from spacy_cws.models.pytorch_word_pos_attention import WordPosAttention
+from spacy_cws.nets.pytorch_word_pos_attention import WordPosAttention
 
 TEXT = "国务院批准了十四个边境城市为对外开放城市。"
 WIDTH = 16

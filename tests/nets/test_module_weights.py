@@ -1,4 +1,4 @@
-"""Saved weights become the module's weights (models/module_weights.py):
+"""Saved weights become the module's weights (nets/module_weights.py):
 loaded without a second copy, in the module's dtype, and never partly."""
 import io
 
@@ -11,14 +11,14 @@ import srsly
 from thinc.api import Linear
 
 from spacy_cws.component_serialization import model_message
-from spacy_cws.models.module_weights import (
+from spacy_cws.nets.module_weights import (
     assign_weights,
     build_module,
     load_model_message,
     load_module_weights,
     weights_follow,
 )
-from spacy_cws.models.wrapped_module import torch_module
+from spacy_cws.nets.wrapped_module import torch_module
 
 from .test_gd_transformer import SETTINGS, _initialized
 from .test_inference_module import _batch, _with_random_weights

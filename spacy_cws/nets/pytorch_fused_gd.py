@@ -5,7 +5,7 @@ pytorch_gd_transformer.py), from the same saved weights: ``prepare`` builds
 stacked copies of the centre/forward/backward encoders (pytorch_stacked_encoders.py)
 and of the HiRED word pooling, then drops the per-encoder modules. The input
 embeddings and the gap scoring heads are GDTransformer's own. Never trained:
-build it with segmentation models' ``inference_module`` (models/inference.py).
+build it with segmentation models' ``inference_module`` (nets/inference.py).
 """
 from typing import Dict, Optional
 

@@ -1,14 +1,14 @@
-"""n-gram tables saved in float16 stay float16 when loaded (models/lookup_table.py):
+"""n-gram tables saved in float16 stay float16 when loaded (nets/lookup_table.py):
 the same scores as upcast tables, half the memory, float32 again for training."""
 import numpy
 import pytest
 import torch
 from thinc.api import Adam
 
-from spacy_cws.models.inference import inference_module, predict_with
-from spacy_cws.models.lookup_table import LookupTable, lookup_table_weights
-from spacy_cws.models.module_weights import assign_weights, weights_follow
-from spacy_cws.models.wrapped_module import torch_module
+from spacy_cws.nets.inference import inference_module, predict_with
+from spacy_cws.nets.lookup_table import LookupTable, lookup_table_weights
+from spacy_cws.nets.module_weights import assign_weights, weights_follow
+from spacy_cws.nets.wrapped_module import torch_module
 
 from .test_gd_transformer import SETTINGS, _initialized
 from .test_inference_module import _batch, _bmes_tagger, _with_random_weights
