@@ -28,7 +28,7 @@ import torch
 import typer
 from spacy.tokens import DocBin
 
-from spacy_cws.backends.inference_precision import inference_precision_of
+from spacy_cws.segmenter.pipeline_segmenters import inference_precision_of
 
 # A module of benchmarks/, the folder Python puts first on sys.path for a script in it.
 from memory import current_rss_mb, peak_rss_mb

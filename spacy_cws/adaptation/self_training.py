@@ -108,7 +108,7 @@ def self_train(
     require_torch("Self-training a segmenter")
     import torch
 
-    from ..models.wrapped_module import torch_module
+    from ..nets.wrapped_module import torch_module
 
     if segmenter.model.attrs.get("labels", "gaps") != "gaps":
         raise ValueError(

@@ -2,8 +2,7 @@
 
 A network object takes a batch of feature arrays (segmenter/featurizer.py)
 and returns per sequence its float32 scores as numpy, and gives the decoder
-of those scores (segmenter/word_start_decoders.py). ``choice.py`` says which
+of those scores (decoding/word_start_decoders.py). ``choice.py`` says which
 backend runs a segmenter's network; ``onnx_export.py`` writes the graph that
-``onnx_network.py`` runs; ``inference_precision.py`` says which precision a
-pipeline's network predicts in.
+``onnx_network.py`` runs.
 """

@@ -1,6 +1,6 @@
 """Which backend runs a segmenter's network at inference: the ``inference_backend`` setting.
 
-"torch" runs the frozen inference copy of the model (models/inference.py);
+"torch" runs the frozen inference copy of the model (nets/inference.py);
 "onnxruntime" runs the pipeline's exported ONNX graph (onnx_network.py);
 "auto" runs the graph where the pipeline holds one and ONNX Runtime is
 installed, and torch otherwise. Training always runs torch. Importing this

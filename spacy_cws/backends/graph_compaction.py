@@ -60,7 +60,7 @@ def compact_graph(graph: bytes, int8_tables: Collection[str] = ()) -> bytes:
 
     int8_tables: initializer names that may become int8 rows (the network's
         n-gram tables, whose rows the torch model can take back:
-        models/module_weights.py set_table_rows); those with at least
+        nets/module_weights.py set_table_rows); those with at least
         MIN_QUANTIZED_VALUES values, read by Gather only, do.
 
     RAISES ImportError: without the onnx package, naming the extra.

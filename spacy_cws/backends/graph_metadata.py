@@ -8,7 +8,7 @@ importing it needs neither torch nor ONNX Runtime.
 import json
 from typing import Dict, Optional
 
-from ..segmenter.word_start_decoders import CrfScores
+from ..decoding.word_start_decoders import CrfScores
 
 FORMAT = "spacy-cws.graph.v1"
 FORMAT_KEY = "spacy_cws.format"

@@ -1,6 +1,6 @@
 """Export a segmentation model's network as an ONNX graph (needs torch and onnx).
 
-The float32 inference copy of the model (models/inference.py: for the
+The float32 inference copy of the model (nets/inference.py: for the
 GD-Transformer the FusedGDTransformer, for a BMES tagger its emissions) is
 exported with opset 18, the batch and length axes dynamic. The
 GD-Transformer goes through torch's TorchScript-based exporter (its
@@ -18,9 +18,9 @@ import numpy
 import torch
 from thinc.api import Model
 
-from ..models.crf_loss import crf_of, crf_transitions
-from ..models.inference import inference_module
-from ..models.padded_inputs import INPUT_NAMES, padded_inputs, padded_length
+from ..nets.crf_loss import crf_of, crf_transitions
+from ..nets.inference import inference_module
+from ..nets.padded_inputs import INPUT_NAMES, padded_inputs, padded_length
 from .graph_metadata import graph_metadata
 
 OPSET = 18

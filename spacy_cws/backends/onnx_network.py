@@ -1,18 +1,18 @@
 """A segmenter's network run by ONNX Runtime, from its exported graph (onnx_export.py).
 
-Needs no torch: the features are padded with numpy (models/padded_inputs.py),
+Needs no torch: the features are padded with numpy (nets/padded_inputs.py),
 an InferenceSession runs the float32 graph with ONNX Runtime's own graph
 optimisations, and the scores are decoded with numpy
-(segmenter/word_start_decoders.py). ``InferenceSession.run`` is thread-safe,
+(decoding/word_start_decoders.py). ``InferenceSession.run`` is thread-safe,
 so one network serves any number of threads.
 """
 from typing import List, Union
 
 import numpy
 
+from ..decoding.word_start_decoders import word_start_decoder
 from ..freed_memory import release_freed_memory
-from ..models.padded_inputs import INPUT_NAMES, padded_inputs, padded_length, unpadded_scores
-from ..segmenter.word_start_decoders import word_start_decoder
+from ..nets.padded_inputs import INPUT_NAMES, padded_inputs, padded_length, unpadded_scores
 from .choice import ONNXRUNTIME_INSTALL
 from .graph_metadata import graph_products, read_metadata
 

@@ -5,13 +5,13 @@ from typing import List
 import numpy
 from thinc.api import Model
 
-from ..models.inference import inference_module, predict_with
-from ..segmenter.label_schemes import label_scheme
+from ..decoding.label_schemes import label_scheme
+from ..nets.inference import inference_module, predict_with
 
 
 class TorchNetwork:
     """Scores of a trained thinc segmentation model, by its inference copy
-    (models/inference.py: eval mode, no gradients, safe for concurrent threads).
+    (nets/inference.py: eval mode, no gradients, safe for concurrent threads).
 
     model: an initialized segmentation model (GDTransformer, BMESTagger).
     precision: the copy's precision ("float32", "bfloat16" or "auto").

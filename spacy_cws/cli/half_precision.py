@@ -17,7 +17,7 @@ def halve_torch_weights(nlp: Language) -> int:
     components to float16, in place, so ``nlp.to_disk`` writes half the bytes.
 
     Loading casts the weights back to the dtype of the modules a pipeline
-    builds (float32; models/module_weights.py), so inference runs in float32.
+    builds (float32; nets/module_weights.py), so inference runs in float32.
     The halved ``nlp`` itself is for saving only.
     RETURNS: the number of values cast.
     RAISES ImportError: without torch, naming the train extra.

@@ -5,9 +5,9 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
+from ..features.character_view import Normaliser
 from ..ngram_vectors import pretrain_ngram_vectors
 from ..ngram_vectors.training_texts import training_texts
-from ..segmenter.character_view import Normaliser
 from . import app
 from .errors import fail
 

@@ -26,7 +26,7 @@ from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 import numpy
 import srsly
 
-from ..segmenter.character_view import Normaliser
+from ..features.character_view import Normaliser
 from .key_index import KeyIndex
 from .pos_tags import coarse_tag
 from .word_slots import drop_replaced, fill_word_slots, replacement_probability

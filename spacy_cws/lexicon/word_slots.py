@@ -1,5 +1,5 @@
 """The word slots of each unit: which lexicon words hold it, for the word-POS
-attention of seed 003 (Gan & Zhang, section 4.2; models/pytorch_word_pos_attention.py).
+attention of seed 003 (Gan & Zhang, section 4.2; nets/pytorch_word_pos_attention.py).
 
 Each unit t gets K slots, filled with the matched words that contain t,
 longest first (then leftmost), so a unit inside many words keeps the

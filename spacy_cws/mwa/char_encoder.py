@@ -13,7 +13,7 @@ from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, xp2torch
 from thinc.types import Floats2d, Ints2d
 
-from ..models.padding import HOST_OPS, length_mask, unpad_outputs
+from ..nets.padding import HOST_OPS, length_mask, unpad_outputs
 from .pytorch_char_encoder import CharacterEncoder, hash_characters
 from .windows import Window, join_windows, split_windows, window_spans
 

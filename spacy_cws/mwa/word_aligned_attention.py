@@ -18,7 +18,7 @@ from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
 from thinc.types import Floats2d, Ints2d
 
-from ..models.padding import HOST_OPS, length_mask, unpad_outputs
+from ..nets.padding import HOST_OPS, length_mask, unpad_outputs
 from .pytorch_word_aligned_attention import MultiSourceWordAlignedAttention
 from .sources import SEGMENTATIONS_ATTR, get_segmentations
 from .token_pooling import chars_to_tokens

@@ -13,8 +13,8 @@ import numpy
 import torch
 from torch import nn
 
-from ..segmenter.character_view import Normaliser
-from ..segmenter.symbol_ids import SEQUENCE_END, SEQUENCE_START, UNK, SymbolIds
+from ..features.character_view import Normaliser
+from ..features.symbol_ids import SEQUENCE_END, SEQUENCE_START, UNK, SymbolIds
 from .ngram_tokens import split_bigram_key
 from .ngram_vectors import NgramVectors
 

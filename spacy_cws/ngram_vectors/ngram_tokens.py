@@ -8,7 +8,7 @@ text, edges included, as in SymbolIds: (<s>, c[0]), (c[0], c[1]), ...,
 """
 from typing import Iterable, Iterator, List, Tuple
 
-from ..segmenter.symbol_ids import SEQUENCE_END, SEQUENCE_START
+from ..features.symbol_ids import SEQUENCE_END, SEQUENCE_START
 
 
 def bigram_key(left: str, right: str) -> str:

@@ -7,7 +7,7 @@ text (or one from a cross-domain test set) seen here leaks into the model.
 """
 from typing import Dict, Iterator, List, Sequence
 
-from ..segmenter.character_view import Normaliser
+from ..features.character_view import Normaliser
 from .ngram_tokens import ngram_sequences
 from .ngram_vectors import MISSING_GENSIM, NgramVectors
 

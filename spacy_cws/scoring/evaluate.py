@@ -15,8 +15,8 @@ from spacy.scorer import Scorer
 from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 
-from ..backends.inference_precision import inference_precision_of
 from ..corpora.evaluation_files import TEST_GOLD, TEST_INPUT, list_text_lines
+from ..segmenter.pipeline_segmenters import inference_precision_of
 from .line_alignment import check_line_alignment, check_word_list
 from .sighan import read_byte_lines, score_files
 

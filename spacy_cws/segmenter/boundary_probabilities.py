@@ -6,26 +6,26 @@ What ``doc._.gap_probs`` holds (gap_probs_extension.py), what
 
 - Gap scores (GD-Transformer, Duan & Zhao 2020): the softmax over the two gap
   classes of head 0, the head the greedy decoder reads
-  (word_start_decoders.GapDecoder), so a probability above 0.5 is exactly a
+  (decoding/word_start_decoders.GapDecoder), so a probability above 0.5 is exactly a
   decoded boundary.
 - B/M/E/S tags with a CRF (seed 003): the forward-backward marginal of B or S
   at each unit under the CRF's scores and the BMES constraints that Viterbi
-  decoding applies (viterbi.py); without a CRF, the softmax of the unit's
+  decoding applies (decoding/viterbi.py); without a CRF, the softmax of the unit's
   emissions. A marginal above 0.5 is nearly always Viterbi's choice, not
   always (Viterbi maximises the whole sequence).
 
 Units and characters: a run (a number, a Latin word) or a grapheme cluster is
 one unit, never cut inside: its inner gaps are 0. Whitespace forces a
 boundary: a gap with whitespace on either side is 1. The first unit of a model
-sequence (a long text is cut at clause ends, chunking.py) and the edges of a
-run that is a word of its own are boundaries (decoding.py): 1.
+sequence (a long text is cut at clause ends, features/chunking.py) and the edges of a
+run that is a word of its own are boundaries (decoding/word_spans.py): 1.
 """
 from typing import List, Optional, Sequence, Tuple
 
 import numpy
 
-from .character_view import CharacterView
-from .viterbi import ALLOWED_ENDS, ALLOWED_STARTS, ALLOWED_TRANSITIONS
+from ..decoding.viterbi import ALLOWED_ENDS, ALLOWED_STARTS, ALLOWED_TRANSITIONS
+from ..features.character_view import CharacterView
 
 _FORBIDDEN = -1e4
 

@@ -13,7 +13,7 @@ from spacy.tokens import Doc
 from spacy.util import DummyTokenizer, registry
 from spacy.vocab import Vocab
 
-from .character_view import non_space_positions
+from ..features.character_view import non_space_positions
 from .doc_from_spans import doc_from_spans
 from .doc_text import keep_text
 

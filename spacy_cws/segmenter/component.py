@@ -26,8 +26,8 @@ from thinc.types import Floats3d
 
 from ..backends.choice import check_backend, require_torch
 from ..component_serialization import CfgAndModelSerialization
+from ..features.character_view import Normaliser
 from ..lexicon import load_lexicon
-from .character_view import Normaliser
 from .criteria import check_new_criterion
 from .doc_text import doc_text, forget_text
 from .featurizer import Featurizer, featurizer_data
@@ -88,7 +88,7 @@ def make_gd_segmenter(nlp: Language, name: str, model: Model, scorer: Optional[C
 
 class Segmenter(CfgAndModelSerialization, TrainablePipe):
     """Chinese word segmentation over a character pretokenized Doc, by gap
-    scoring or B/M/E/S tagging (label_schemes.py)."""
+    scoring or B/M/E/S tagging (decoding/label_schemes.py)."""
 
     def __init__(
         self, vocab: Vocab, model: Model, name: str = "gd_segmenter", *, scorer: Optional[Callable] = None, **settings
@@ -283,7 +283,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """Learn from a batch of examples (TrainablePipe.update; SegmenterTraining.example_step).
         drop: the dropout rate of this update (``[training] dropout`` in
             ``spacy train``): every dropout of the torch module but attention
-            dropout (models/dropout.py); prediction never drops.
+            dropout (nets/dropout.py); prediction never drops.
         RETURNS: ``losses`` with this component's loss added.
         RAISES ValueError: if the component is not initialized, or see get_loss.
         """
@@ -361,7 +361,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """
         validate_get_examples(get_examples, "Segmenter.initialize")
         require_torch("Initializing a segmenter for training")
-        from ..models.wrapped_module import torch_module
+        from ..nets.wrapped_module import torch_module
         from ..ngram_vectors.model_initialization import copy_into_model
 
         self.network.pending_weights = None  # new weights: those of a loaded pipeline are not wanted
@@ -390,7 +390,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """
         self.network.check_initialized(self.name)
         check_new_criterion(name, self.criteria, self.name)
-        from ..models.criterion_transfer import add_criterion_row
+        from ..nets.criterion_transfer import add_criterion_row
 
         self.network.require_weights(self.name)
         add_criterion_row(self.model)

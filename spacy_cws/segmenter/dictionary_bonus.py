@@ -21,8 +21,8 @@ from typing import List, Sequence, Tuple
 
 import numpy
 
-from .bmes_tags import B, E, M, S
-from .character_view import CharacterView
+from ..decoding.bmes_tags import B, E, M, S
+from ..features.character_view import CharacterView
 
 NO_BOUNDARY, BOUNDARY = 0, 1
 

@@ -4,22 +4,28 @@ The ``gd_segmenter`` component hands texts to a :class:`Featurizer` and the
 resulting int64 feature arrays to its network (a backend: torch or ONNX
 Runtime); this module imports no torch, so prediction from an exported graph
 needs none. The featurizer owns what was learned about the input side: the
-symbol and bigram vocabularies (symbol_ids.py), the criteria of a
+symbol and bigram vocabularies (features/symbol_ids.py), the criteria of a
 multi-criteria model, and the lexicon channels with the matcher built from
 them (lexicon/match_features.py), together with the text's view
-(character_view.Normaliser) and its cutting into model sequences (chunking.py).
+(features/character_view.Normaliser) and its cutting into model sequences (features/chunking.py).
 
 Each sequence's features are an int64 array (n, 11 + K) for its n units: the
 columns unigram id, left bigram id, right bigram id, criterion id
-(symbol_ids.py), lexicon flags, six trigram hashes (ngram_hashes.py) and the
+(features/symbol_ids.py), lexicon flags, six trigram hashes (features/ngram_hashes.py) and the
 K word slots of a model with word slots (lexicon/word_slots.py); the padding
-of models/feature_batch.py and models/padded_inputs.py reads them.
+of nets/feature_batch.py and nets/padded_inputs.py reads them.
 """
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 import srsly
 
+from ..features.character_view import CharacterView, Normaliser
+from ..features.chunking import chunk_spans
+from ..features.ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
+from ..features.sequence_layout import SequenceLayout
+from ..features.symbol_ids import N_SYMBOL_COLUMNS, SEQUENCE_END, SEQUENCE_START, SymbolIds
+from ..features.symbol_specials import BOS
 from ..freed_memory import release_freed_memory
 from ..saved_messages import array_message, message_array, saved_message
 from ..lexicon.channel_storage import (
@@ -30,13 +36,7 @@ from ..lexicon.channel_storage import (
     unpack_channel,
 )
 from ..lexicon.match_features import EVERY_FOLD, LexiconMatcher, normaliser_signature
-from .character_view import CharacterView, Normaliser
-from .chunking import chunk_spans
 from .criteria import criterion_ids
-from .ngram_hashes import N_TRIGRAM_COLUMNS, trigram_hashes
-from .sequence_layout import SequenceLayout
-from ..models.symbol_specials import BOS
-from .symbol_ids import N_SYMBOL_COLUMNS, SEQUENCE_END, SEQUENCE_START, SymbolIds
 
 # Where the word slots start in a sequence's features: symbol columns, lexicon flags, trigram hashes.
 SLOTS_COLUMN = N_SYMBOL_COLUMNS + 1 + N_TRIGRAM_COLUMNS
@@ -90,7 +90,7 @@ class Featurizer:
     """Features of texts for a segmentation model (see the module docstring).
 
     normaliser: the model's view of a text (width folding, run collapsing, OpenCC).
-    max_length: most units in one model sequence (longer texts are cut, chunking.py).
+    max_length: most units in one model sequence (longer texts are cut, features/chunking.py).
     word_slots: K, the word slot columns of the model (0: none).
     trigrams: whether the model reads trigram hashes (else those columns are 0).
     word_replacement_threshold: seed 003's t for the word slots in training
@@ -139,7 +139,7 @@ class Featurizer:
             or a bigram of unknown symbols.
         """
         self.symbols = list(symbols)
-        # Held as sorted numpy keys only (symbol_ids.py), never as a list of pairs.
+        # Held as sorted numpy keys only (features/symbol_ids.py), never as a list of pairs.
         pairs = bigrams if isinstance(bigrams, numpy.ndarray) else unpack_bigrams(bigrams)
         self.symbol_ids = SymbolIds(self.symbols, pairs)
 

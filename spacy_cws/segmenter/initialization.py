@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Callable, Iterable, List, NamedTuple, Optional
 
 from spacy.training import Example
 
+from ..features.character_view import Normaliser
+from ..features.symbol_ids import SymbolIds
 from ..lexicon import load_lexicon, training_lexicon
 from ..lexicon.channel_storage import pack_channel
 from ..lexicon.jackknife import training_word_folds
 from ..lexicon.match_features import EVERY_FOLD
 from ..lexicon.word_tagger import word_tags
-from .character_view import Normaliser
 from .criteria import training_criteria
-from .symbol_ids import SymbolIds
 
 if TYPE_CHECKING:  # imported when used: the module imports without torch
     from ..ngram_vectors import NgramVectors

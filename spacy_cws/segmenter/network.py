@@ -76,7 +76,7 @@ class SegmenterNetwork:
 
     def _apply_freezing(self) -> None:
         if self.cfg["train_criteria_only"]:
-            from ..models.criterion_transfer import freeze_all_but_criteria
+            from ..nets.criterion_transfer import freeze_all_but_criteria
 
             freeze_all_but_criteria(self.model)
 
@@ -93,12 +93,12 @@ class SegmenterNetwork:
 
     def precision(self, component: str) -> str:
         """The precision predictions run in on this machine: the ``precision``
-        setting, with "auto" resolved (models/inference.py); on ONNX Runtime
+        setting, with "auto" resolved (nets/inference.py); on ONNX Runtime
         the graph's: "float32", or "int8" where its products by weights are
         int8 (``onnx_matmuls``)."""
         if self.backend(component) == ONNXRUNTIME:
             return self.inference_network(component).precision
-        from ..models.inference import resolve_precision
+        from ..nets.inference import resolve_precision
 
         return resolve_precision(self.cfg["precision"])
 
@@ -173,7 +173,7 @@ class SegmenterNetwork:
         from ..backends.graph_compaction import compact_graph, table_weights
         from ..backends.matmul_quantization import int8_matmuls
         from ..backends.onnx_export import export_graph
-        from ..models.module_weights import model_table_names, set_table_rows
+        from ..nets.module_weights import model_table_names, set_table_rows
 
         self.check_initialized(component)
         self.require_weights(component)
@@ -211,7 +211,7 @@ class SegmenterNetwork:
 
     def weights_bytes(self) -> bytes:
         """The weights as saved: the pending ones where they were never
-        loaded; without the tables the graph holds (models/module_weights.py
+        loaded; without the tables the graph holds (nets/module_weights.py
         tables_left_out), which load back from it."""
         if isinstance(self.pending_weights, Path):
             return self.pending_weights.read_bytes()
@@ -220,7 +220,7 @@ class SegmenterNetwork:
         if self.graph is None:
             return self.model.to_bytes()
         from ..backends.graph_compaction import table_weights
-        from ..models.module_weights import tables_left_out
+        from ..nets.module_weights import tables_left_out
 
         with tables_left_out(self.model, list(table_weights(self.graph_bytes()))):
             return self.model.to_bytes()
@@ -270,7 +270,7 @@ class SegmenterNetwork:
 
         RAISES ValueError: for weights of another model configuration, or corrupt ones.
         """
-        from ..models.module_weights import load_model_message, weights_follow
+        from ..nets.module_weights import load_model_message, weights_follow
 
         self.pending_weights = None
         tables = None
@@ -280,7 +280,7 @@ class SegmenterNetwork:
             tables = partial(table_weights, self.graph_bytes())  # the rows of tables saved in the graph only
         if not self.model.layers:
             # Built with no initial weights: the saved ones become its weights
-            # (models/module_weights.py), so they are never held twice.
+            # (nets/module_weights.py), so they are never held twice.
             with weights_follow():
                 self.build()
         try:

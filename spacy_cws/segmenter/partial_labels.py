@@ -12,8 +12,8 @@ import numpy
 from thinc.api import Ops
 from thinc.types import Floats3d
 
-from .character_view import CharacterView
-from .gap_labels import BOUNDARY, NO_BOUNDARY
+from ..decoding.gap_labels import BOUNDARY, NO_BOUNDARY
+from ..features.character_view import CharacterView
 
 
 def unit_gap_labels(
@@ -27,7 +27,7 @@ def unit_gap_labels(
         -1 for unknown (masked).
     RETURNS per span (targets float32 (n + 1,), counted bool (n + 1,)): the
         outer gaps (sequence edges) are boundaries and count, as in
-        gap_labels.gap_labels; a gap after whitespace is a boundary and counts.
+        decoding/gap_labels.gap_labels; a gap after whitespace is a boundary and counts.
     """
     char_targets = numpy.asarray(char_targets, dtype=numpy.float32)
     out = []
@@ -47,7 +47,7 @@ def unit_gap_labels(
 def masked_softmax_cross_entropy(
     ops: Ops, scores: List[Floats3d], targets: List[numpy.ndarray], counted: List[numpy.ndarray]
 ) -> Tuple[float, List[Floats3d]]:
-    """softmax_loss.softmax_cross_entropy with soft targets, over the counted
+    """decoding/softmax_loss.softmax_cross_entropy with soft targets, over the counted
     gaps only: per head a mean over the batch's counted gaps, summed over heads.
 
     scores: per sequence float (H, n + 1, 2); targets: per sequence float

@@ -1,5 +1,7 @@
-"""Where a loaded pipeline keeps its segmenters: in components, and in a SegmenterTokenizer."""
-from typing import List
+"""Where a loaded pipeline keeps its segmenters: in components, and in a
+SegmenterTokenizer; and the precision a loaded pipeline's network predicts in
+on this machine."""
+from typing import List, Optional
 
 from spacy.language import Language
 
@@ -13,3 +15,9 @@ def segmenters_of(nlp: Language) -> List[Segmenter]:
     if isinstance(nlp.tokenizer, SegmenterTokenizer):
         found.append(nlp.tokenizer.segmenter)
     return found
+
+
+def inference_precision_of(nlp: Language) -> Optional[str]:
+    """The precision the pipeline's first segmenter predicts in on this CPU
+    ("auto" resolved: Segmenter.inference_precision); None without a segmenter."""
+    return next((segmenter.inference_precision for segmenter in segmenters_of(nlp)), None)

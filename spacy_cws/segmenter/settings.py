@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, List, Optional, TypeVar
 
 from ..backends.choice import check_backend
-from ..models.precisions import check_precision
+from ..nets.precisions import check_precision
 from .unbroken_spans import DEFAULT_PATTERNS, upgraded_patterns
 
 USER_DICTIONARY_MODES = ("force", "prefer")
@@ -29,7 +29,7 @@ class SegmenterSettings:
         clause ends where possible) and reassembled.
     batch_units: most padded units in one inference batch (a few thousand
         keep a batch's activations in the CPU's L2 cache).
-    precision: the dtype of the model's inference copy (models/inference.py),
+    precision: the dtype of the model's inference copy (nets/inference.py),
         "float32", "bfloat16" (oneDNN's bf16 matmuls: fast on CPUs with
         AVX512-BF16 or AMX, about 20x slower elsewhere) or "auto" (bfloat16
         on such CPUs, else float32; chosen when the copy is built, so a saved

@@ -1,7 +1,7 @@
 """Applying kept-whole spans to predicted words, without losing a character."""
 import numpy
 
-from .character_view import CharacterView, _is_space, code_points
+from ..features.character_view import CharacterView, _is_space, code_points
 from .unbroken_spans import PatternSpans, grapheme_clusters
 
 

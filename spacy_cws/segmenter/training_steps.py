@@ -11,10 +11,10 @@ from spacy.training import Example
 from thinc.api import Model, set_dropout_rate
 from thinc.types import Floats3d
 
+from ..decoding.gap_labels import unit_starts_word
+from ..features.character_view import CharacterView
 from ..lexicon.match_features import text_fold
-from .character_view import CharacterView
 from .featurizer import Featurizer
-from .gap_labels import unit_starts_word
 from .network import SegmenterNetwork
 from .partial_labels import masked_softmax_cross_entropy, unit_gap_labels
 
@@ -125,7 +125,7 @@ def gold_loss(
     RETURNS: (loss, d_scores of the same shapes).
     RAISES ValueError: if a reference text differs from its predicted text, or the loss is NaN.
     """
-    from .label_schemes import label_scheme  # imports torch: the module imports without it
+    from ..decoding.label_schemes import label_scheme  # imports torch: the module imports without it
 
     scheme = label_scheme(model)
     labels: List[numpy.ndarray] = []

@@ -13,7 +13,7 @@ from typing import Iterable, List, Optional
 
 import numpy
 
-from .character_view import _WIDTH_FOLDING
+from ..features.character_view import _WIDTH_FOLDING
 
 
 def _is_latin_or_digit(character: str) -> bool:

@@ -14,10 +14,10 @@ import numpy
 from spacy.training.batchers import minibatch_by_padded_size
 from thinc.types import Floats3d
 
+from ..decoding.word_spans import decode_words
 from ..freed_memory import release_freed_memory
-from ..models.padded_inputs import padded_length
+from ..nets.padded_inputs import padded_length
 from .boundary_probabilities import character_gap_probabilities, unit_start_probabilities
-from .decoding import decode_words
 from .dictionary_bonus import add_dictionary_bonus
 from .featurizer import Featurizer
 from .span_constraints import constrained_words

@@ -5,10 +5,10 @@ import spacy
 from thinc.api import NumpyOps
 
 from spacy_cws.adaptation.self_training import SelfTrainingSettings, partial_labels, self_train
-from spacy_cws.segmenter.character_view import Normaliser
-from spacy_cws.segmenter.gap_labels import gap_labels, unit_starts_word
+from spacy_cws.decoding.gap_labels import gap_labels, unit_starts_word
+from spacy_cws.decoding.softmax_loss import softmax_cross_entropy
+from spacy_cws.features.character_view import Normaliser
 from spacy_cws.segmenter.partial_labels import masked_softmax_cross_entropy, unit_gap_labels
-from spacy_cws.segmenter.softmax_loss import softmax_cross_entropy
 
 
 def test_partial_labels_threshold_and_distillation():

@@ -38,8 +38,8 @@ def test_compacted_graph_scores_near_the_original_and_names_its_tables(monkeypat
     the same rows, so both backends give the same scores."""
     import onnxruntime
 
-    from spacy_cws.models.module_weights import model_table_names
-    from spacy_cws.models.padded_inputs import INPUT_NAMES, padded_inputs
+    from spacy_cws.nets.module_weights import model_table_names
+    from spacy_cws.nets.padded_inputs import INPUT_NAMES, padded_inputs
 
     nlp = blank_pipeline()
     model = {**MODEL, "@architectures": "spacy-cws.GDTransformer.v2", "bigram_width": 8}

@@ -14,12 +14,12 @@ TORCH_FREE = [
     "spacy_cws.cli",  # every command: `segment` and the others run without torch
     "spacy_cws.segmenter.component",
     "spacy_cws.mwa.component",
-    "spacy_cws.models.gd_transformer",
-    "spacy_cws.models.bmes_tagger",
+    "spacy_cws.nets.gd_transformer",
+    "spacy_cws.nets.bmes_tagger",
     "spacy_cws.segmenter.featurizer",
-    "spacy_cws.segmenter.word_start_decoders",
-    "spacy_cws.segmenter.decoding",
-    "spacy_cws.models.padded_inputs",
+    "spacy_cws.decoding.word_start_decoders",
+    "spacy_cws.decoding.word_spans",
+    "spacy_cws.nets.padded_inputs",
     "spacy_cws.backends.choice",
     "spacy_cws.backends.onnx_network",
 ]
@@ -34,7 +34,7 @@ def test_module_imports_without_torch(module):
 
 def test_featurizer_makes_features_without_torch():
     code = BLOCK_TORCH + (
-        "from spacy_cws.segmenter.character_view import Normaliser\n"
+        "from spacy_cws.features.character_view import Normaliser\n"
         "from spacy_cws.segmenter.featurizer import Featurizer\n"
         "featurizer = Featurizer(Normaliser(), max_length=8)\n"
         "featurizer.set_vocabularies(['今', '天'], [('<s>', '今'), ('今', '天')])\n"

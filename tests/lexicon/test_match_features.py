@@ -5,9 +5,9 @@ import numpy
 import pytest
 
 from spacy_cws.corpora.formats import read_segmented
+from spacy_cws.features.character_view import Normaliser
 from spacy_cws.lexicon import BITS_PER_CHANNEL, LexiconMatcher, jieba_lexicon, match_features
 from spacy_cws.lexicon.match_features import EVERY_FOLD, normalised_keys, text_fold
-from spacy_cws.segmenter.character_view import Normaliser
 
 NORMALISER = Normaliser()
 

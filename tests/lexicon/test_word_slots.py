@@ -9,6 +9,7 @@ import pytest
 
 from spacy_cws.corpora.catalog import get_corpus
 from spacy_cws.corpora.formats import read_segmented
+from spacy_cws.features.character_view import Normaliser
 from spacy_cws.lexicon import LexiconMatcher, jieba_lexicon
 from spacy_cws.lexicon.match_features import EVERY_FOLD, text_fold
 from spacy_cws.lexicon.pos_tags import COARSE_TAGS, UNKNOWN_TAG, coarse_tag
@@ -19,7 +20,6 @@ from spacy_cws.lexicon.word_slots import (
     fill_word_slots,
     replacement_probability,
 )
-from spacy_cws.segmenter.character_view import Normaliser
 
 N_FOLDS = 4
 

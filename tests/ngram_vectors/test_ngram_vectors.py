@@ -5,9 +5,9 @@ import pytest
 from typer.testing import CliRunner
 
 from spacy_cws.cli import app
-from spacy_cws.models.wrapped_module import torch_module
+from spacy_cws.features.character_view import Normaliser
+from spacy_cws.nets.wrapped_module import torch_module
 from spacy_cws.ngram_vectors import NgramVectors, ngram_sequences, pretrain_ngram_vectors, split_bigram_key
-from spacy_cws.segmenter.character_view import Normaliser
 
 from ..segmentation_data import MODEL, TEXTS, blank_pipeline, make_examples
 

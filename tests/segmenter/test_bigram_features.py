@@ -1,9 +1,9 @@
 import pytest
 import spacy
 
-from spacy_cws.models.symbol_specials import UNK
-from spacy_cws.segmenter.sequence_layout import SequenceLayout
-from spacy_cws.segmenter.symbol_ids import SymbolIds
+from spacy_cws.features.sequence_layout import SequenceLayout
+from spacy_cws.features.symbol_ids import SymbolIds
+from spacy_cws.features.symbol_specials import UNK
 
 from ..segmentation_data import MODEL, SENTENCES, blank_pipeline, make_examples, overfit
 

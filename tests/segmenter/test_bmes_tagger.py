@@ -7,10 +7,10 @@ import spacy
 import torch
 from spacy.util import fix_random_seed
 
-from spacy_cws.models.crf_loss import crf_loss, crf_of
-from spacy_cws.models.wrapped_module import torch_module
-from spacy_cws.segmenter.bmes_tags import B, E, M, S, bmes_tags, starts_from_tags
-from spacy_cws.segmenter.viterbi import ALLOWED_ENDS, ALLOWED_STARTS, ALLOWED_TRANSITIONS, viterbi_bmes
+from spacy_cws.decoding.bmes_tags import B, E, M, S, bmes_tags, starts_from_tags
+from spacy_cws.decoding.viterbi import ALLOWED_ENDS, ALLOWED_STARTS, ALLOWED_TRANSITIONS, viterbi_bmes
+from spacy_cws.nets.crf_loss import crf_loss, crf_of
+from spacy_cws.nets.wrapped_module import torch_module
 
 from ..segmentation_data import SENTENCES, blank_pipeline, make_examples, overfit
 

@@ -4,8 +4,8 @@ import spacy
 import torch
 from thinc.api import Adam
 
-from spacy_cws.models.criterion_transfer import freeze_all_but_criteria
-from spacy_cws.models.wrapped_module import torch_module
+from spacy_cws.nets.criterion_transfer import freeze_all_but_criteria
+from spacy_cws.nets.wrapped_module import torch_module
 from spacy_cws.segmenter.criteria import criterion_ids, training_criteria
 from spacy_cws.segmenter.default_criterion import set_default_criterion
 from spacy_cws.training.criterion_augmenter import create_criterion_from_reference

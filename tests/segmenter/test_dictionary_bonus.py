@@ -4,8 +4,8 @@ import pickle
 import numpy
 import pytest
 
-from spacy_cws.segmenter.bmes_tags import B, E, M, S
-from spacy_cws.segmenter.character_view import Normaliser
+from spacy_cws.decoding.bmes_tags import B, E, M, S
+from spacy_cws.features.character_view import Normaliser
 from spacy_cws.segmenter.dictionary_bonus import BOUNDARY, NO_BOUNDARY, add_dictionary_bonus
 
 from ..segmentation_data import SENTENCES, TEXTS

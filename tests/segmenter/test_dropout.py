@@ -2,8 +2,8 @@
 import pytest
 from torch import nn
 
-from spacy_cws.models.dropout import AttentionDropout, set_module_dropout
-from spacy_cws.models.wrapped_module import torch_module
+from spacy_cws.nets.dropout import AttentionDropout, set_module_dropout
+from spacy_cws.nets.wrapped_module import torch_module
 
 from ..segmentation_data import MODEL, blank_pipeline, make_examples
 from .test_bmes_tagger import _tagger as bmes_pipeline

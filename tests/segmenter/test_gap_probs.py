@@ -4,9 +4,9 @@ import itertools
 import numpy
 import pytest
 
-from spacy_cws.segmenter.bmes_tags import starts_from_tags
+from spacy_cws.decoding.bmes_tags import starts_from_tags
+from spacy_cws.decoding.viterbi import ALLOWED_ENDS, ALLOWED_STARTS, ALLOWED_TRANSITIONS, viterbi_bmes
 from spacy_cws.segmenter.boundary_probabilities import bmes_marginals, unit_start_probabilities
-from spacy_cws.segmenter.viterbi import ALLOWED_ENDS, ALLOWED_STARTS, ALLOWED_TRANSITIONS, viterbi_bmes
 
 
 def _ctb6_dev_texts(shared_data, n=40):

@@ -1,8 +1,8 @@
-"""Runs never cut inside (letter_runs.py) and the never-cut patterns (unbroken_spans.py):
+"""Runs never cut inside (features/letter_runs.py) and the never-cut patterns (unbroken_spans.py):
 every script's words whole, and one linear pass over any run of characters."""
 import regex
 
-from spacy_cws.segmenter.letter_runs import RUN_KINDS, find_runs
+from spacy_cws.features.letter_runs import RUN_KINDS, find_runs
 from spacy_cws.segmenter.unbroken_spans import DEFAULT_PATTERNS, EARLIER_DEFAULT_PATTERNS, PatternSpans, upgraded_patterns
 from spacy_cws.segmenter.settings import SegmenterSettings
 

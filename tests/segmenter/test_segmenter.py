@@ -6,7 +6,7 @@ import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from spacy_cws.segmenter.chunking import chunk_spans
+from spacy_cws.features.chunking import chunk_spans
 from spacy_cws.segmenter.merge_words import SegmentedText
 
 from ..segmentation_data import MODEL, SENTENCES, blank_pipeline, make_examples

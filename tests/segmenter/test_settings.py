@@ -46,7 +46,7 @@ def test_out_of_range_settings_are_named():
 @pytest.mark.parametrize("native, resolved", [(True, "bfloat16"), (False, "float32")])
 def test_auto_precision_is_saved_as_auto_and_resolved_by_the_cpu(native, resolved, monkeypatch, tmp_path):
     """"auto" stays "auto" in a saved pipeline, so the machine that loads it chooses."""
-    from spacy_cws.models import inference
+    from spacy_cws.nets import inference
 
     monkeypatch.setattr(inference, "native_bfloat16", lambda: native)
     nlp = blank_pipeline()

@@ -2,14 +2,14 @@
 
 thinc's PyTorchShim.predict puts the torch module back in train mode after
 each call, so concurrent predictions used to run with dropout (issue 18/19);
-the segmenter now predicts with a frozen eval-mode copy (models/inference.py).
+the segmenter now predicts with a frozen eval-mode copy (nets/inference.py).
 """
 import threading
 
 import pytest
 
 from spacy_cws.corpora.evaluation_files import TEST_INPUT, list_text_lines
-from spacy_cws.models.inference import native_bfloat16
+from spacy_cws.nets.inference import native_bfloat16
 
 from ..conftest import shipped_pipeline
 from ..segmentation_data import MODEL, SENTENCES, blank_pipeline

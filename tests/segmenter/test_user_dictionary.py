@@ -6,7 +6,7 @@ import pytest
 import spacy
 
 from spacy_cws.corpora.formats import read_segmented
-from spacy_cws.segmenter.character_view import _WIDTH_FOLDING
+from spacy_cws.features.character_view import _WIDTH_FOLDING
 from spacy_cws.segmenter.user_dictionary import UserDictionary
 
 LATIN_WORDS = ["Color OS", "SK-II", "5w-30", "iPhone 15 Pro", "ces", "OS", "Wi-Fi 6"]

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from spacy_cws.cli import app
 from spacy_cws.corpora.formats import read_segmented
-from spacy_cws.models.wrapped_module import torch_module
+from spacy_cws.nets.wrapped_module import torch_module
 from spacy_cws.training.weight_checkpoints import checkpoint_step, list_checkpoints
 
 from ..segmentation_data import SENTENCES, TEXTS, blank_pipeline, make_examples

@@ -1,0 +1,154 @@
+import unicodedata
+
+import pytest
+import regex
+
+from spacy_cws.features.character_view import LATIN_SYMBOL, NUMBER_SYMBOL, Normaliser
+
+
+def _unit_texts(text, view):
+    return [text[s:e] for s, e in zip(view.starts.tolist(), view.ends.tolist())]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "中国十四个边境开放城市",
+        "ｉＰｈｏｎｅ　１２售价５９９９元，增长３．５％。",
+        "U.S. 总统 Obama 于2009年上任",
+        "  \t前后有空白\n\n",
+        "emoji 😀👍🏽 和 \u2028 分隔",
+        "",
+    ],
+)
+def test_view_is_reversible(text):
+    """Units cover every non-whitespace character exactly once, in order."""
+    view = Normaliser(opencc="t2s")(text)
+    covered = "".join(_unit_texts(text, view))
+    assert covered == "".join(text.split())
+    assert all(text[s:e].strip() == text[s:e] for s, e in zip(view.starts, view.ends))
+    assert list(view.starts) == sorted(view.starts)
+
+
+def test_width_folding_and_runs():
+    text = "ｉＰｈｏｎｅ　１２售价３．５％"
+    view = Normaliser()(text)
+    assert view.symbols == "".join([LATIN_SYMBOL, NUMBER_SYMBOL, "售", "价", NUMBER_SYMBOL])
+    assert _unit_texts(text, view) == ["ｉＰｈｏｎｅ", "１２", "售", "价", "３．５％"]
+    # U+3000 is whitespace after folding: the next unit is marked as spaced
+    assert view.spaced.tolist() == [False, True, False, False, False]
+
+
+def test_switches_off():
+    text = "ＡＢ12"
+    assert Normaliser(fold_width=False, collapse_runs=False)(text).symbols == "ＡＢ12"
+    # Full-width letters are Latin letters, a run even unfolded; full-width digits are not ASCII digits.
+    assert Normaliser(fold_width=False)(text).symbols == LATIN_SYMBOL + NUMBER_SYMBOL
+    assert Normaliser(collapse_runs=False)(text).symbols == "AB12"
+
+
+def test_opencc_changes_only_the_view():
+    text = "漢語臺灣"
+    normaliser = Normaliser(opencc="tw2s")
+    view = normaliser(text)
+    assert view.symbols == "汉语台湾"
+    assert _unit_texts(text, view) == list(text)
+
+
+def test_unknown_opencc_config_is_a_clear_error():
+    with pytest.raises(ValueError, match="OpenCC"):
+        Normaliser(opencc="no-such-config")
+
+
+# The reference definition of runs, written independently of letter_runs.py's
+# single pattern: each character is classified on its own (unicodedata, and
+# regex's script property of one character), then runs are grown left to right.
+_SCRIPT_SYMBOLS = {
+    "Latin": "X", "Greek": "α", "Cyrillic": "а", "Armenian": "ա", "Georgian": "ა", "Hebrew": "א", "Arabic": "ا",
+    "Devanagari": "क", "Thai": "ก", "Hangul": "가", "Hiragana": "あ", "Katakana": "ア",
+}
+
+
+def _script(character):
+    """The script of a letter: a listed one, "other", or None for Han/Common/Inherited."""
+    for script in [*_SCRIPT_SYMBOLS, "Han", "Common", "Inherited"]:
+        if regex.fullmatch(rf"\p{{{script}}}", character):
+            return script if script in _SCRIPT_SYMBOLS else None
+    return "other"
+
+
+def _reference_runs(text):
+    """(start, end, symbol or None) of each run, leftmost first."""
+    runs, i, n = [], 0, len(text)
+    is_letter = lambda k, script: k < n and unicodedata.category(text[k]).startswith("L") and _script(text[k]) == script
+    while i < n:
+        c = text[i]
+        if c in "0123456789":
+            j = i + 1
+            while j < n and (text[j].isdigit() and text[j] in "0123456789" or text[j] in ".·" and j + 1 < n and text[j + 1] in "0123456789"):
+                j += 1
+            j += j < n and text[j] == "%"
+            runs.append((i, j, NUMBER_SYMBOL))
+        elif unicodedata.category(c).startswith("L") and _script(c) or c in "_.":
+            script = "Latin" if c in "_." else _script(c)
+            kana = script in ("Hiragana", "Katakana")
+            j = i + 1
+            while j < n:
+                d = text[j]
+                if is_letter(j, script) or script == "Latin" and d in "_." or unicodedata.category(d).startswith("M"):
+                    j += 1
+                elif kana and d in "\u30fc\uff70":
+                    j += 1
+                elif (d in "'\u2019-\u2010" or script == "Latin" and d == "·") and is_letter(j + 1, script):
+                    j += 1
+                else:
+                    break
+            runs.append((i, j, _SCRIPT_SYMBOLS.get(script)))
+        elif unicodedata.category(c) == "Cc" and not c.isspace():
+            j = i + 1
+            while j < n and unicodedata.category(text[j]) == "Cc" and not text[j].isspace():
+                j += 1
+            runs.append((i, j, None))
+        else:
+            i += 1
+            continue
+        i = j
+    return runs
+
+
+def _reference_view(normaliser, text):
+    """The definition the vectorised Normaliser must match."""
+    normalised = normaliser.normalise_characters(text)
+    runs = {start: (end, symbol) for start, end, symbol in _reference_runs(normalised)} if normaliser.collapse_runs else {}
+    symbols, starts, ends, i = [], [], [], 0
+    while i < len(normalised):
+        if normalised[i].isspace():
+            i += 1
+            continue
+        end, symbol = runs.get(i, (i + 1, None))
+        symbols.append(symbol or normalised[i])
+        starts.append(i)
+        ends.append(end)
+        i = end
+    return "".join(symbols), starts, ends
+
+
+TRICKY = [
+    "", " ", "...", "Pokémon Müller Straße cafe\u0301 naïve Łódź İstanbul ﬁle", "Москва안녕하세요Ελλάδα",
+    "القاهرة ירושלים กรุงเทพ नमस्ते ひらがなカタカナーｱｲｰ Երևան თბილისი ㄅㄆㄇ", "state-of-the-art can't -a a- a--b Jean·Paul 乔治·w·布什",
+    "世\x1b\x00界\x7f", "Ⅱ卷 a\u0301\u0301b \u0301x", "a.b.c 1.2.3 ·5 5· 3%% %3 ｘ＿ｙ", "１２．５％的人", "\ud800孤立代理项", "\U0001F600\u3000\u3000末",
+    "\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200a\u200b\u202f\u205f\ufeff字", "Ａ．Ｂ．Ｃ公司", "0.5.", "_",
+]
+
+
+@pytest.mark.parametrize("collapse_runs", [True, False])
+def test_vectorised_view_matches_the_regex_definition(collapse_runs, shared_data):
+    """Real lines (CTB6, SXU with private-use characters, CityU full-width
+    traditional) and edge cases give the same units as the regex definition."""
+    lines = []
+    for path in ("ctb6/test.seg", "sighan2008_sxu/test.txt", "sighan2005/cityu/test.utf8"):
+        lines += (shared_data / path).read_text(encoding="utf8").splitlines()[:300]
+    normaliser = Normaliser(collapse_runs=collapse_runs)
+    for text in TRICKY + lines:
+        view = normaliser(text)
+        assert (view.symbols, view.starts.tolist(), view.ends.tolist()) == _reference_view(normaliser, text), text
