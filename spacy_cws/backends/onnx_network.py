@@ -47,7 +47,7 @@ class OnnxNetwork:
         options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
         self.threads = threads
         self.inference = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
-        release_freed_memory()  # the parsed graph, its initializers now the session's (freed_memory.py)
+        release_freed_memory()  # the parsed graph, its initializers now the InferenceSession's (freed_memory.py)
         metadata = self.inference.get_modelmeta().custom_metadata_map
         self.labels, self.longest, crf = read_metadata(metadata)
         self.precision = graph_products(metadata)  # of the products by weights: "float32" or "int8"
