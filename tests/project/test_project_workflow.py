@@ -67,6 +67,7 @@ def test_project_run_all_on_tiny_corpus(tmp_path):
     shutil.copy(REPO_ROOT / "project.yml", project / "project.yml")
     shutil.copytree(REPO_ROOT / "configs", project / "configs")
     shutil.copytree(REPO_ROOT / "scripts", project / "scripts")
+    shutil.copytree(REPO_ROOT / "benchmarks", project / "benchmarks")
     _write_tiny_config(project)
     local = tmp_path / "local"
     _write_fixture_corpus(local)
