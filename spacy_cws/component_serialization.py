@@ -77,8 +77,8 @@ class CfgAndModelSerialization:
             msg[key] = msg.get(key) if _stem(key) not in exclude else None
         deserialize["model"] = self._load_model_bytes
         util.from_dict(msg, deserialize, [name for name in exclude if name not in map(_stem, self._optional_parts())])
-        del msg, bytes_data
-        release_freed_memory()  # the parts' bytes, decoded (freed_memory.py)
+        del msg  # the parts' bytes, decoded: freed before they are given back
+        release_freed_memory()  # (freed_memory.py)
         return self
 
     def to_disk(self, path, *, exclude: Iterable[str] = tuple()) -> None:
