@@ -19,7 +19,7 @@ characters it stands for, so words are always cut from the input's own text and
 """
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
+from typing import List, Optional, Sequence
 
 import numpy
 
@@ -134,7 +134,45 @@ class Normaliser:
         Vectorised over characters with numpy; Python loops only over runs
         (whole runs, not their characters).
         """
-        normalised = self.normalise_characters(text)
+        return self._joined_view(self.normalise_characters(text))
+
+    def views(self, texts: Sequence[str]) -> List[CharacterView]:
+        """The views of ``texts``: equal to ``[self(text) for text in texts]``,
+        built over all texts at once (one numpy pass instead of a dozen small
+        ones per text, which cost about 30 µs a text: 10% of ``segment``'s
+        time on CTB6 sentences).
+
+        The normalised texts are joined by "\\n", which is whitespace, so it
+        is no unit and no run crosses it; what depends on a text's edges is
+        then set as the text alone gives it: its first unit is not
+        ``spaced``, and is ``alone`` only if it begins a run of its own.
+        """
+        if len(texts) < 2:
+            return [self(text) for text in texts]
+        normalised = [self.normalise_characters(text) for text in texts]
+        lengths = numpy.fromiter(map(len, normalised), dtype=numpy.int64, count=len(normalised))
+        offsets = numpy.concatenate([[0], numpy.cumsum(lengths + 1)])[:-1]
+        whole = self._joined_view("\n".join(normalised), offsets)
+        bounds = numpy.searchsorted(whole.starts, numpy.append(offsets, offsets[-1] + lengths[-1] + 1)).tolist()
+        run_bounds = numpy.searchsorted(whole.runs[:, 0], offsets).tolist() + [len(whole.runs)]
+        views = []
+        for k, offset in enumerate(offsets.tolist()):
+            first, last = bounds[k], bounds[k + 1]
+            views.append(
+                CharacterView(
+                    whole.symbols[first:last],
+                    whole.starts[first:last] - offset,
+                    whole.ends[first:last] - offset,
+                    whole.spaced[first:last],
+                    whole.alone[first:last],
+                    whole.runs[run_bounds[k] : run_bounds[k + 1]] - offset,
+                )
+            )
+        return views
+
+    def _joined_view(self, normalised: str, text_offsets: Optional[numpy.ndarray] = None) -> CharacterView:
+        """The view of a normalised text; ``text_offsets``: where the texts
+        joined in it by "\\n" begin (views), or None for one text."""
         codes = code_points(normalised).copy()
         length = len(codes)
         is_unit = ~_is_space(codes)
@@ -159,8 +197,13 @@ class Normaliser:
         spaced[1:] = starts[1:] != ends[:-1]
         alone = numpy.zeros(len(starts) + 1, dtype=bool)
         own = ALONE_KINDS[run_kinds]
+        after_own_run = numpy.searchsorted(starts, run_ends[own])
+        if text_offsets is not None:  # a text's first unit: as in the text alone
+            firsts = numpy.searchsorted(starts, text_offsets)
+            spaced[firsts[firsts < len(starts)]] = False
+            after_own_run = after_own_run[~numpy.isin(after_own_run, firsts)]
+        alone[after_own_run] = True
         alone[numpy.searchsorted(starts, run_starts[own])] = True
-        alone[numpy.searchsorted(starts, run_ends[own])] = True
         multi = run_ends - run_starts > 1
         runs = numpy.stack([run_starts[multi], run_ends[multi]], axis=1)
         return CharacterView(symbols, starts, ends, spaced, alone[: len(starts)], runs)

@@ -223,7 +223,7 @@ class Featurizer:
 
     def views_and_spans(self, texts: Sequence[str]) -> Tuple[List[CharacterView], List[List[Tuple[int, int]]]]:
         """Per text its CharacterView and its model sequences' [start, end) unit spans."""
-        views = [self.normaliser(text) for text in texts]
+        views = self.normaliser.views(texts)
         return views, [chunk_spans(view.symbols, self.max_length) for view in views]
 
     def sequence_features(

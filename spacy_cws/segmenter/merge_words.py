@@ -25,7 +25,7 @@ import math
 from typing import List, NamedTuple, Optional, Tuple
 
 import numpy
-from spacy.attrs import IDX, LENGTH, SENT_START
+from spacy.attrs import IDX, LENGTH
 from spacy.tokens import Doc, Span, SpanGroup
 
 from .doc_from_spans import words_and_spaces
@@ -93,9 +93,9 @@ def holds_only_characters(doc: Doc) -> bool:
     rebuilding it from its words loses nothing."""
     if doc.tensor is not None and doc.tensor.size:
         return False
-    if any(doc.has_annotation(attr) for attr in TOKEN_ANNOTATIONS):
-        return False
-    return not doc.to_array(SENT_START)[1:].any()
+    # One to_array for all of them: Doc.has_annotation loops over the tokens once per attribute.
+    columns = doc.to_array([*TOKEN_ANNOTATIONS, "SENT_START"])
+    return not columns[:, :-1].any() and not columns[1:, -1].any()
 
 
 def rebuild_in_place(doc: Doc, words: numpy.ndarray, text: str) -> None:

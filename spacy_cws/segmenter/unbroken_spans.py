@@ -55,6 +55,11 @@ _CLUSTER = regex.compile(r"\X")
 # Unicode UAX #29, rule GB999), so a text can be cut there.
 _SAFE_CUT = regex.compile(r"(?<=[\x20-\x7e\u4e00-\u9fff])(?=[\x20-\x7e\u4e00-\u9fff])")
 CLUSTER_BLOCK = 65536  # characters per findall call: its strings live only per block
+# Texts of only these characters (printable ASCII, CJK punctuation before the
+# tone marks, CJK ideographs, full-width ASCII) have no cluster of more than
+# one character (none is Extend, ZWJ, SpacingMark, Prepend, a control, a
+# Hangul jamo or a regional indicator), so most Chinese sentences skip \X.
+_SINGLE_CLUSTERS = regex.compile(r"[\x20-\x7e\u3001-\u3029\u4e00-\u9fff\uff01-\uff5e]*+")
 
 
 def grapheme_clusters(text: str) -> numpy.ndarray:
@@ -62,6 +67,8 @@ def grapheme_clusters(text: str) -> numpy.ndarray:
     character. The text is read in blocks of about CLUSTER_BLOCK characters cut
     at sure cluster boundaries, so memory does not grow with its length."""
     found, start = [], 0
+    if _SINGLE_CLUSTERS.fullmatch(text):
+        start = len(text)
     while start < len(text):
         end = len(text)
         if start + CLUSTER_BLOCK < len(text):

@@ -2,6 +2,8 @@ import unicodedata
 
 import pytest
 import regex
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spacy_cws.features.character_view import LATIN_SYMBOL, NUMBER_SYMBOL, Normaliser
 
@@ -152,3 +154,22 @@ def test_vectorised_view_matches_the_regex_definition(collapse_runs, shared_data
     for text in TRICKY + lines:
         view = normaliser(text)
         assert (view.symbols, view.starts.tolist(), view.ends.tolist()) == _reference_view(normaliser, text), text
+
+
+TEXT_PARTS = st.sampled_from(
+    ["上海浦东", "开发", " ", "\u3000", "\n", "ABC", "can't", "3.5%", "１２", "Москва", "한국어", "\x00\x01", "e\u0301", "臺灣", "ｆｕｌｌ", "·", "-", "\t"]
+)
+
+
+@given(st.lists(st.lists(TEXT_PARTS, max_size=8).map("".join), max_size=8), st.sampled_from([None, "t2s"]), st.booleans())
+def test_views_of_a_batch_are_the_views_of_each_text(texts, opencc, collapse_runs):
+    """Normaliser.views builds the views of many texts at once; each equals
+    the view of its text alone (offsets, spaces, runs and words-of-their-own
+    at the texts' edges included)."""
+    normaliser = Normaliser(opencc=opencc, collapse_runs=collapse_runs)
+    for batched, text in zip(normaliser.views(texts), texts, strict=True):
+        alone = normaliser(text)
+        assert batched.symbols == alone.symbols
+        for name in ("starts", "ends", "spaced", "alone", "runs"):
+            assert getattr(batched, name).tolist() == getattr(alone, name).tolist(), name
+            assert getattr(batched, name).dtype == getattr(alone, name).dtype, name

@@ -37,3 +37,20 @@ def test_reading_in_blocks_finds_the_same_clusters(text, block):
         assert [tuple(span) for span in grapheme_clusters(text).tolist()] == _reference(text)
     finally:
         unbroken_spans.CLUSTER_BLOCK = saved
+
+
+# The edges of the characters that skip the \X scan (printable ASCII, CJK
+# punctuation up to U+3029, CJK ideographs, full-width ASCII) and their
+# neighbours that join clusters or are controls: U+302A-U+302F are ideographic
+# tone marks (Extend), U+FF9E/U+FF9F half-width sound marks (Extend).
+EDGES = ["\x1f", " ", "~", "\x7f", "\u3000", "\u3001", "\u3029", "\u302a", "\u302f", "\u4e00", "\u9fff", "\uff01", "\uff5e", "\uff9e", "\u0301", "a"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(EDGES), max_size=30).map("".join))
+def test_texts_of_single_character_clusters_agree_with_x(text):
+    assert [tuple(span) for span in grapheme_clusters(text).tolist()] == _reference(text)
+
+
+def test_a_tone_mark_joins_its_ideograph():
+    assert grapheme_clusters("中\u302a国，。ＡＢ").tolist() == [[0, 2]]
