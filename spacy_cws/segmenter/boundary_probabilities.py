@@ -90,7 +90,10 @@ def unit_start_probabilities(
     RAISES ValueError: for other labels.
     """
     if labels == "gaps":
-        probs = [_softmax(numpy.asarray(score[0, :-1], dtype=numpy.float32))[:, 1] for score in scores]
+        # One softmax over every sequence's gaps (row by row, so the same values as one per sequence).
+        heads = [numpy.asarray(score[0, :-1], dtype=numpy.float32) for score in scores]
+        bounds = numpy.cumsum([len(head) for head in heads])[:-1]
+        probs = numpy.split(_softmax(numpy.concatenate(heads))[:, 1], bounds) if heads else []
     elif labels == "bmes":
         emissions = [numpy.asarray(score[0], dtype=numpy.float32) for score in scores]
         tags = bmes_marginals(emissions, *crf) if crf is not None else [_softmax(e) for e in emissions]
