@@ -1,4 +1,4 @@
-"""The MWA experiments (issue 5): with/without over seeds, and the source ablation.
+"""The MWA experiments (docs/experiments/mwa.md): with/without over seeds, and the source ablation.
 
     python scripts/mwa_experiments.py with-without WITH WITHOUT CORPUS_DIR --name resume [--seeds 0,1,2]
         [--metric ents_f] [--sources jieba+thulac+pkuseg --pkuseg-model DIR] [--train] [--output table.md]

@@ -4,7 +4,7 @@
 
 The gold segmentation is dropped (doc.text holds no spaces between the words
 of a prepared Chinese corpus), so a training split becomes the raw text of
-its domain: how issue 37's ZX measures are made. Pass only training splits.
+its domain (docs/guides/domain-adaptation.md). Pass only training splits.
 """
 from pathlib import Path
 from typing import List

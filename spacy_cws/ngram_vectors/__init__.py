@@ -1,5 +1,5 @@
 """Pretrained character (unigram) and bigram embeddings for the segmentation
-models (issue 17; Ma et al. 2018, Wang & Xu 2017): word2vec over the raw text
+models (Ma et al. 2018, Wang & Xu 2017): word2vec over the raw text
 of training splits, copied into the models' embedding tables at initialize."""
 from .ngram_tokens import bigram_key, ngram_sequences, split_bigram_key
 from .ngram_vectors import NgramVectors

@@ -11,8 +11,8 @@ words that cover it. There are two ways, giving the same tokens:
   ``Doc.__init__`` runs again on the same object with the words and spaces,
   and the Doc-level state is put back. spaCy has no public way to replace a
   Doc's tokens in place other than the retokenizer, which costs 5-9 µs per
-  character on CTB6 test against about 1 µs for this (issue 18,
-  docs/experiments/inference.md).
+  character on CTB6 test against about 1 µs for this
+  (docs/experiments/inference.md).
 - Any other Doc goes through spaCy's retokenizer, which carries token
   annotations (tags, entities, tensor rows) into the merged tokens. The
   retokenizer is quadratic in the number of merges of one ``retokenize()``

@@ -2,7 +2,7 @@
 window at a time.
 
 A text's features (int64, 15 a unit) and scores exist for one window of at
-most ``size`` units at a time, never for the whole text (issue 18; the
+most ``size`` units at a time, never for the whole text (the
 text's own views and spans still do). Windows are
 made of whole model sequences (features/chunking.py), so the model sees exactly the
 sequences it would see with no windows; short texts share a window, so a
