@@ -79,23 +79,42 @@ def merge_words(doc: Doc, words: numpy.ndarray, component: str, text: Optional[s
     multi = words[words[:, 1] - words[:, 0] > 1]
     if not len(multi):
         return
-    firsts, lasts = _token_ranges(doc, multi, component)
+    # One to_array for the token lengths and the annotations (each to_array,
+    # has_annotation and searchsorted costs microseconds, and a CTB6 sentence
+    # takes about 500 in all).
+    columns = doc.to_array(["LENGTH", "IS_SPACE", *TOKEN_ANNOTATIONS, "SENT_START"])
+    only_characters = holds_only_characters(doc, columns[:, 2:])
+    if not (only_characters and _single_character_tokens(columns[:, :2])):
+        # Words start and end on token edges where every token but whitespace
+        # is one character; otherwise they are looked up (and checked).
+        firsts, lasts = _token_ranges(doc, multi, component)
     groups = _span_offsets(doc)
-    if holds_only_characters(doc):
+    if only_characters:
         rebuild_in_place(doc, words, doc.text if text is None else text)
     else:
         merge_with_retokenizer(doc, firsts, lasts)
     _restore_span_groups(doc, groups)
 
 
-def holds_only_characters(doc: Doc) -> bool:
+def holds_only_characters(doc: Doc, annotations: Optional[numpy.ndarray] = None) -> bool:
     """Whether ``doc`` has no token-level annotation and no tensor, so that
-    rebuilding it from its words loses nothing."""
+    rebuilding it from its words loses nothing.
+
+    annotations: ``doc.to_array([*TOKEN_ANNOTATIONS, "SENT_START"])`` where
+        the caller has it.
+    """
     if doc.tensor is not None and doc.tensor.size:
         return False
-    # One to_array for all of them: Doc.has_annotation loops over the tokens once per attribute.
-    columns = doc.to_array([*TOKEN_ANNOTATIONS, "SENT_START"])
-    return not columns[:, :-1].any() and not columns[1:, -1].any()
+    if annotations is None:
+        # One to_array for all of them: Doc.has_annotation loops over the tokens once per attribute.
+        annotations = doc.to_array([*TOKEN_ANNOTATIONS, "SENT_START"])
+    return not annotations[:, :-1].any() and not annotations[1:, -1].any()
+
+
+def _single_character_tokens(lengths_and_spaces: numpy.ndarray) -> bool:
+    """Whether every token but whitespace is one character, from the Doc's
+    LENGTH and IS_SPACE columns (as the character pretokenizer makes them)."""
+    return not ((lengths_and_spaces[:, 0] != 1) & (lengths_and_spaces[:, 1] == 0)).any()
 
 
 def rebuild_in_place(doc: Doc, words: numpy.ndarray, text: str) -> None:
