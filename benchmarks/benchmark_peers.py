@@ -55,6 +55,9 @@ def main(
     test_sets: str = typer.Option(",".join(TEST_SETS), "--test-sets", help="Comma-separated catalog names."),
     max_lines: Optional[int] = typer.Option(None, "--max-lines", help="Only the first N lines of each test set (smoke runs)."),
     repeats: int = typer.Option(1, "--repeats", help="Timed runs per test set; the best is kept."),
+    rounds: int = typer.Option(
+        1, "--rounds", min=1, help="Times every peer runs, all peers in turn; each peer's fastest round is kept (fairer ratios on a busy host)."
+    ),
     threads: int = typer.Option(1, "--threads", help="Threads for torch/OMP/MKL in every worker."),
 ):
     specs = []
@@ -73,7 +76,7 @@ def main(
     unknown = [name for name in names if name not in TEST_SETS]
     if unknown:
         raise typer.BadParameter(f"unknown test sets: {', '.join(unknown)}", param_hint="--test-sets")
-    benchmark(specs, names, assets, output_dir, max_lines=max_lines, repeats=repeats, threads=threads)
+    benchmark(specs, names, assets, output_dir, max_lines=max_lines, repeats=repeats, threads=threads, rounds=rounds)
     typer.echo((output_dir / "table.md").read_text(encoding="utf-8"))
     typer.echo(f"Wrote {output_dir / 'results.jsonl'} and {output_dir / 'table.md'}")
 

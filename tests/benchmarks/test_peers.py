@@ -134,3 +134,15 @@ def test_benchmark_workers_write_results_and_table(shared_data, tmp_path):
     assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 1
     table = (tmp_path / "table.md").read_text(encoding="utf-8")
     assert "| spacy-zh-char |" in table and "zx (cross-domain)" in table
+
+
+def test_rounds_keep_one_record_per_peer_and_test_set(shared_data, tmp_path):
+    """With --rounds every peer runs that many times in turn; one record per
+    peer and test set stays (its fastest round), and the table says so."""
+    records = benchmark_peers(
+        tmp_path, "--assets", shared_data, "--peers", "spacy-zh-char,jieba", "--test-sets", "zx", "--max-lines", 20,
+        "--rounds", 2,
+    )
+    assert [(r["peer"], r["testset"], r["rounds"]) for r in records] == [("spacy-zh-char", "zx", 2), ("jieba", "zx", 2)]
+    assert all(r["status"] == "ok" and r["chars_per_second"] > 0 for r in records)
+    assert "in each of 2 rounds" in (tmp_path / "table.md").read_text(encoding="utf-8")
