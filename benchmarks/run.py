@@ -347,9 +347,10 @@ def markdown_table(records: Sequence[dict], test_sets: Sequence[TestSet]) -> str
                      f"OOV words: {t.oov_words_from}.")
     if ok:
         first = ok[0]
+        rounds = first.get("rounds", 1)
+        in_rounds = f" in each of {rounds} rounds (every peer in turn, the fastest round kept)" if rounds > 1 else ""
         lines.append(
-            f"- Speed: characters per second of segmentation after loading, best of {first['repeats']} runs"
-            f"{' in each of ' + str(first['rounds']) + ' rounds (every peer in turn, the fastest round kept)' if first.get('rounds', 1) > 1 else ''}; "
+            f"- Speed: characters per second of segmentation after loading, best of {first['repeats']} runs{in_rounds}; "
             f"each peer in its own process with {first['threads']} thread(s) (torch: {first['torch_threads']}), "
             f"{first['cpu_count']} CPUs. Load: the peer's loader, after the worker's imports; a spacy-cws "
             f"pipeline's includes its first text (the network is built on first use). RSS includes the "

@@ -66,9 +66,9 @@ def grapheme_clusters(text: str) -> numpy.ndarray:
     """int64 (k, 2): the [start, end) offsets of the clusters of more than one
     character. The text is read in blocks of about CLUSTER_BLOCK characters cut
     at sure cluster boundaries, so memory does not grow with its length."""
-    found, start = [], 0
     if _SINGLE_CLUSTERS.fullmatch(text):
-        start = len(text)
+        return numpy.zeros((0, 2), dtype=numpy.int64)
+    found, start = [], 0
     while start < len(text):
         end = len(text)
         if start + CLUSTER_BLOCK < len(text):
