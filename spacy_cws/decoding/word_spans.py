@@ -1,35 +1,43 @@
-"""Word spans in the input text from the units where words start."""
-from typing import List, Tuple
+"""Word spans in the input texts from the units where words start."""
+from typing import List, Sequence, Tuple
 
 import numpy
 
 from ..features.character_view import CharacterView
 
 
-def decode_words(view: CharacterView, spans: List[Tuple[int, int]], span_starts: List[numpy.ndarray]) -> numpy.ndarray:
-    """Word character spans from each sequence's predicted word starts.
+def decode_words(
+    views: Sequence[CharacterView], spans: Sequence[Sequence[Tuple[int, int]]], span_starts: Sequence[Sequence[numpy.ndarray]]
+) -> List[numpy.ndarray]:
+    """Word character spans of texts from each sequence's predicted word starts.
 
     A word starts where the model says so (label_schemes: a gap boundary or a
     B/S tag), at the first unit of every sequence, after whitespace, and at
     both edges of a run that is a word of its own (``view.alone``).
 
-    view: the text's units. spans: its [start, end) sequences.
-    span_starts: per span bool (end - start,), whether each unit starts a word.
-    RETURNS: int64 (n_words, 2) of [start, end) character offsets; whitespace
-        never lies inside a word.
+    views: per text its units. spans: per text its [start, end) sequences,
+        consecutive and covering all its units (chunking.chunk_spans).
+    span_starts: per text, per sequence bool (end - start,), whether each
+        unit starts a word.
+    RETURNS: per text int64 (n_words, 2) of [start, end) character offsets in
+        that text; whitespace never lies inside a word.
+
+    All texts are decoded in one numpy pass over their units laid end to end
+    (text by text, the numpy calls cost about 7 µs a CTB6 sentence): a
+    text's first unit starts a sequence, so no word runs into the next text.
     """
-    n_units = len(view)
-    if n_units == 0:
-        return numpy.zeros((0, 2), dtype=numpy.int64)
-    starts_word = view.spaced | view.alone
-    for (start, end), starts in zip(spans, span_starts):
-        starts_word[start:end] |= starts
-        starts_word[start] = True
+    counts = numpy.fromiter(map(len, views), dtype=numpy.int64, count=len(views))
+    n_units = int(counts.sum())
+    if not n_units:
+        return [numpy.zeros((0, 2), dtype=numpy.int64) for _ in views]
+    starts_word = numpy.concatenate([view.spaced for view in views]) | numpy.concatenate([view.alone for view in views])
+    starts_word |= numpy.concatenate([starts for text_starts in span_starts for starts in text_starts])
+    lengths = numpy.fromiter((end - start for text_spans in spans for start, end in text_spans), dtype=numpy.int64)
+    starts_word[numpy.cumsum(lengths) - lengths] = True
     first_units = numpy.flatnonzero(starts_word)
     del starts_word
     words = numpy.empty((len(first_units), 2), dtype=numpy.int64)
-    words[:, 0] = view.starts[first_units]
+    words[:, 0] = numpy.concatenate([view.starts for view in views])[first_units]
     # A word's last unit is the one before the next word's first.
-    words[:-1, 1] = view.ends[first_units[1:] - 1]
-    words[-1, 1] = view.ends[n_units - 1]
-    return words
+    words[:, 1] = numpy.concatenate([view.ends for view in views])[numpy.append(first_units[1:], n_units) - 1]
+    return numpy.split(words, numpy.searchsorted(first_units, numpy.cumsum(counts)[:-1]))

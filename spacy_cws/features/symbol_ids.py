@@ -107,11 +107,15 @@ class SymbolIds:
         (c[t], c[t+1]), with ``<s>``/``</s>`` at each sequence's edges, and the
         criterion id of the unit's sequence (``criteria``, one per sequence)."""
         unigrams = self.unigram_ids(symbols)
-        left_keys = layout.shifted(unigrams, -1, BOS) * self.n_unigrams + unigrams
-        right_keys = unigrams * self.n_unigrams + layout.shifted(unigrams, 1, EOS)
+        left = self._bigram_ids_of_keys(layout.shifted(unigrams, -1, BOS) * self.n_unigrams + unigrams)
+        # A unit's right bigram is the next unit's left one, except at the end
+        # of its sequence: one search per gap, not two per unit.
+        right = numpy.empty_like(left)
+        right[:-1] = left[1:]
+        last = numpy.cumsum(layout.lengths) - 1
+        right[last] = self._bigram_ids_of_keys(unigrams[last] * self.n_unigrams + EOS)
         criterion = numpy.repeat(numpy.asarray(criteria, dtype=numpy.int64), layout.lengths)
-        columns = [unigrams, self._bigram_ids_of_keys(left_keys), self._bigram_ids_of_keys(right_keys), criterion]
-        return numpy.stack(columns, axis=1)
+        return numpy.stack([unigrams, left, right, criterion], axis=1)
 
     def frequent_bigrams(self, texts_symbols: Iterable[str], min_count: int) -> List[Tuple[str, str]]:
         """The bigrams of known symbols seen at least ``min_count`` times in whole

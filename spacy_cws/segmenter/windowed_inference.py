@@ -84,8 +84,8 @@ def segment_in_windows(
             # else glibc's heap grows window after window (freed_memory.py).
             release_freed_memory()
     words = [
-        constrained_words(text, view, decode_words(view, text_spans, starts), user_words.forced_matches(text), patterns)
-        for text, view, text_spans, starts in zip(texts, views, spans, span_starts)
+        constrained_words(text, view, text_words, user_words.forced_matches(text), patterns)
+        for text, view, text_words in zip(texts, views, decode_words(views, spans, span_starts))
     ]
     gap_probs = (
         [character_gap_probabilities(*parts) for parts in zip(texts, views, spans, span_probs)] if with_probs else []

@@ -6,9 +6,11 @@ from hypothesis import strategies as st
 from spacy_cws.features.ngram_hashes import trigram_hashes
 from spacy_cws.features.sequence_layout import SequenceLayout
 from spacy_cws.features.symbol_ids import SymbolIds
+from spacy_cws.features.symbol_specials import UNK
 
 SYMBOLS = list("边境城市新华社北京")
 IDS = SymbolIds(SYMBOLS[:6], [("<s>", "边"), ("边", "境"), ("城", "市"), ("市", "</s>"), ("新", "华")])
+KNOWN = set(SYMBOLS[:6]) | {"<s>", "</s>"}
 sequences = st.lists(st.text(alphabet="".join(SYMBOLS) + "镇", min_size=1, max_size=7), min_size=1, max_size=6)
 
 
@@ -30,6 +32,10 @@ def test_batch_features_are_those_of_each_sequence_alone(parts):
     for part, criterion, ids, hashes in zip(parts, criteria, batch_ids, batch_hashes):
         alone = SequenceLayout([len(part)])
         assert ids.tolist() == IDS.features(part, alone, [criterion]).tolist()
+        # Each unit's left and right bigram, looked up one pair at a time.
+        padded = ["<s>", *part, "</s>"]
+        pair_ids = [IDS.bigram_ids([pair])[0] if set(pair) <= KNOWN else UNK for pair in zip(padded, padded[1:])]
+        assert ids[:, 1].tolist() == pair_ids[:-1] and ids[:, 2].tolist() == pair_ids[1:]
         assert hashes.tolist() == trigram_hashes(part, alone).tolist()
 
 
