@@ -87,9 +87,7 @@ def segment_in_windows(
         constrained_words(text, view, text_words, user_words.forced_matches(text), patterns)
         for text, view, text_words in zip(texts, views, decode_words(views, spans, span_starts))
     ]
-    gap_probs = (
-        [character_gap_probabilities(*parts) for parts in zip(texts, views, spans, span_probs)] if with_probs else []
-    )
+    gap_probs = character_gap_probabilities(texts, views, spans, span_probs) if with_probs else []
     if len(windows) > 1:
         del views, span_starts, span_probs
         release_freed_memory()

@@ -3,10 +3,20 @@ import itertools
 
 import numpy
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spacy_cws.decoding.bmes_tags import starts_from_tags
 from spacy_cws.decoding.viterbi import ALLOWED_ENDS, ALLOWED_STARTS, ALLOWED_TRANSITIONS, viterbi_bmes
-from spacy_cws.segmenter.boundary_probabilities import bmes_marginals, unit_start_probabilities
+from spacy_cws.features.character_view import Normaliser
+from spacy_cws.features.chunking import chunk_spans
+from spacy_cws.segmenter.boundary_probabilities import (
+    bmes_marginals,
+    character_gap_probabilities,
+    unit_start_probabilities,
+)
+
+TEXT_PARTS = st.sampled_from(["上海浦东", "开发", " ", "\u3000", "\n", "ABC", "3.5%", "Москва", "e\u0301", "。"])
 
 
 def _ctb6_dev_texts(shared_data, n=40):
@@ -44,6 +54,48 @@ def test_gap_probs_at_whitespace_runs_and_edges(zh_cws_gd_sm_nlp):
     assert (probs[text.index("3500") : text.index("3500") + 3] == 0).all()  # inside a number
     assert zh_cws_gd_sm_nlp("")._.gap_probs.shape == (0,)
     assert zh_cws_gd_sm_nlp("好")._.gap_probs.shape == (0,)
+
+
+def _reference_gap_probs(text, view, spans, span_probs):
+    """The definition, gap by gap: 1 next to whitespace, 0 inside a unit, else
+    the probability that the unit after the gap starts a word (its
+    sequence's, or 1 after whitespace and at a word-of-its-own run)."""
+    unit_of = {}
+    for unit, (start, end) in enumerate(zip(view.starts.tolist(), view.ends.tolist())):
+        unit_of.update({position: unit for position in range(start, end)})
+    starting = {}
+    for (start, end), probs in zip(spans, span_probs):
+        for unit in range(start, end):
+            starting[unit] = 1.0 if view.spaced[unit] or view.alone[unit] else float(probs[unit - start])
+    gaps = []
+    for i in range(len(text) - 1):
+        if i not in unit_of or i + 1 not in unit_of:
+            gaps.append(1.0)
+        elif unit_of[i] == unit_of[i + 1]:
+            gaps.append(0.0)
+        else:
+            gaps.append(starting[unit_of[i + 1]])
+    return gaps
+
+
+@given(
+    st.lists(st.lists(TEXT_PARTS, max_size=6).map("".join), max_size=6),
+    st.integers(min_value=1, max_value=6),
+    st.randoms(use_true_random=False),
+)
+def test_character_gap_probabilities_of_a_batch(texts, max_length, rng):
+    """Texts laid end to end get, each, the probabilities of the definition
+    (empty and whitespace-only texts, runs and clusters at their edges,
+    several sequences per text)."""
+    normaliser = Normaliser()
+    views = [normaliser(text) for text in texts]
+    spans = [chunk_spans(view.symbols, max_length) for view in views]
+    probs = [[numpy.array([rng.random() for _ in range(end - start)], dtype=numpy.float32) for start, end in s] for s in spans]
+    batch = character_gap_probabilities(texts, views, spans, probs)
+    assert len(batch) == len(texts)
+    for gaps, text, view, text_spans, text_probs in zip(batch, texts, views, spans, probs):
+        assert gaps.dtype == numpy.float32 and gaps.shape == (max(len(text) - 1, 0),)
+        assert gaps.tolist() == pytest.approx(_reference_gap_probs(text, view, text_spans, text_probs)), text
 
 
 def test_segment_with_probs_matches_segment_texts(zh_cws_gd_sm_nlp, shared_data):
