@@ -3,7 +3,7 @@ from typing import List, Sequence, Tuple
 
 import numpy
 
-from ..features.character_view import CharacterView
+from ..features.character_view import CharacterView, laid_end_to_end
 
 
 def decode_words(
@@ -30,14 +30,14 @@ def decode_words(
     n_units = int(counts.sum())
     if not n_units:
         return [numpy.zeros((0, 2), dtype=numpy.int64) for _ in views]
-    starts_word = numpy.concatenate([view.spaced for view in views]) | numpy.concatenate([view.alone for view in views])
+    starts_word = laid_end_to_end(views, "spaced") | laid_end_to_end(views, "alone")
     starts_word |= numpy.concatenate([starts for text_starts in span_starts for starts in text_starts])
     lengths = numpy.fromiter((end - start for text_spans in spans for start, end in text_spans), dtype=numpy.int64)
     starts_word[numpy.cumsum(lengths) - lengths] = True
     first_units = numpy.flatnonzero(starts_word)
     del starts_word
     words = numpy.empty((len(first_units), 2), dtype=numpy.int64)
-    words[:, 0] = numpy.concatenate([view.starts for view in views])[first_units]
+    words[:, 0] = laid_end_to_end(views, "starts")[first_units]
     # A word's last unit is the one before the next word's first.
-    words[:, 1] = numpy.concatenate([view.ends for view in views])[numpy.append(first_units[1:], n_units) - 1]
+    words[:, 1] = laid_end_to_end(views, "ends")[numpy.append(first_units[1:], n_units) - 1]
     return numpy.split(words, numpy.searchsorted(first_units, numpy.cumsum(counts)[:-1]))

@@ -25,7 +25,7 @@ import numpy
 
 from .letter_runs import ALONE_KINDS, LATIN_SYMBOL, NUMBER_SYMBOL, RUN_SYMBOLS, find_runs
 
-__all__ = ["CharacterView", "LATIN_SYMBOL", "NUMBER_SYMBOL", "Normaliser", "code_points", "non_space_positions"]
+__all__ = ["CharacterView", "LATIN_SYMBOL", "NUMBER_SYMBOL", "Normaliser", "code_points", "laid_end_to_end", "non_space_positions"]
 
 # U+3000 (ideographic space) -> space; U+FF01..U+FF5E -> U+0021..U+007E.
 _WIDTH_FOLDING = {0x3000: 0x20, **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}}
@@ -77,6 +77,14 @@ class CharacterView:
 
     def __len__(self) -> int:
         return len(self.symbols)
+
+
+def laid_end_to_end(views: Sequence[CharacterView], field: str) -> numpy.ndarray:
+    """The ``field`` arrays ("starts", "spaced", ...) of ``views`` concatenated;
+    for one view its own array, not a copy (a 1,000,000-character text's
+    offsets are 8 MB). Read it, do not write to it."""
+    arrays = [getattr(view, field) for view in views]
+    return arrays[0] if len(arrays) == 1 else numpy.concatenate(arrays)
 
 
 @lru_cache(maxsize=8)

@@ -25,7 +25,7 @@ from typing import List, Optional, Sequence, Tuple
 import numpy
 
 from ..decoding.viterbi import ALLOWED_ENDS, ALLOWED_STARTS, ALLOWED_TRANSITIONS
-from ..features.character_view import CharacterView
+from ..features.character_view import CharacterView, laid_end_to_end
 
 _FORBIDDEN = -1e4
 
@@ -134,15 +134,15 @@ def character_gap_probabilities(
     counts = numpy.fromiter(map(len, views), dtype=numpy.int64, count=len(views))
     if counts.any():
         shift = numpy.repeat(text_starts, counts)
-        starts = numpy.concatenate([view.starts for view in views]) + shift
-        ends = numpy.concatenate([view.ends for view in views]) + shift
+        starts = laid_end_to_end(views, "starts") + shift
+        ends = laid_end_to_end(views, "ends") + shift
         # Inside a unit (a run, a grapheme cluster): never a boundary.
         inner = ends - starts - 1
         if inner.any():
             offsets = numpy.arange(int(inner.sum())) - numpy.repeat(numpy.cumsum(inner) - inner, inner)
             after[numpy.repeat(starts, inner) + offsets] = 0.0
         unit_probs = numpy.concatenate([probs for text_probs in span_probs for probs in text_probs]).astype(numpy.float32)
-        unit_probs[numpy.concatenate([view.spaced for view in views]) | numpy.concatenate([view.alone for view in views])] = 1.0
+        unit_probs[laid_end_to_end(views, "spaced") | laid_end_to_end(views, "alone")] = 1.0
         # The gap before unit k is the one after its previous character; next
         # to whitespace it stays 1. (A text's first unit may follow the last
         # character of the text before: that gap is no text's.)
