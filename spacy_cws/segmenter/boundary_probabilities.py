@@ -141,7 +141,8 @@ def character_gap_probabilities(
         if inner.any():
             offsets = numpy.arange(int(inner.sum())) - numpy.repeat(numpy.cumsum(inner) - inner, inner)
             after[numpy.repeat(starts, inner) + offsets] = 0.0
-        unit_probs = numpy.concatenate([probs for text_probs in span_probs for probs in text_probs]).astype(numpy.float32)
+        unit_probs = numpy.concatenate([probs for text_probs in span_probs for probs in text_probs])
+        unit_probs = unit_probs.astype(numpy.float32, copy=False)  # a new array already: no second copy
         unit_probs[laid_end_to_end(views, "spaced") | laid_end_to_end(views, "alone")] = 1.0
         # The gap before unit k is the one after its previous character; next
         # to whitespace it stays 1. (A text's first unit may follow the last
