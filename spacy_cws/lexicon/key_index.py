@@ -97,6 +97,10 @@ class KeyIndex:
     def __len__(self) -> int:
         return len(self._trie)
 
+    def __contains__(self, key: str) -> bool:
+        """Whether ``key`` is one of the keys (a trie lookup)."""
+        return key in self._trie
+
     def _index_windows(self) -> None:
         """Arrange the keys for ``matches``: sorted by (length, polynomial
         hash of their code points), with their trie ids and code points.

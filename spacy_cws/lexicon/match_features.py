@@ -192,6 +192,11 @@ class LexiconMatcher:
         matcher._take(index, int(msg["n_channels"]), msg["embedded_channel"], list(msg["normaliser"]))
         return matcher
 
+    def knows(self, key: str) -> bool:
+        """Whether ``key`` (a word in the model's view: ``normalised_keys``)
+        is a word of some channel."""
+        return key in self._index
+
     @property
     def n_bits(self) -> int:
         """How many flags each unit has (13 per channel)."""

@@ -81,6 +81,10 @@ class SegmenterSettings:
         (``spacy_cws adapt`` sets it for its mined words, with a bonus of
         1.0: on ZX dev it added 0.4 F1 and 2.9 points of OOV recall to
         zh_cws_gd_sm's lexicon features alone; docs/guides/domain-adaptation.md).
+    user_dictionary_join_unknown_pieces: in "prefer" mode with the decoding
+        bonus and a lexicon, keep a user word whole where the model cuts it
+        into a piece of two or more characters that no lexicon channel
+        knows, as 田不|易 (the model cutting inside a name; unknown_pieces.py).
     unbroken_patterns: regular expressions whose matches are never cut inside
         (default: URLs, e-mail addresses, "@" mentions, numbers with
         separators and units, times and fractions; the defaults of earlier
@@ -109,6 +113,7 @@ class SegmenterSettings:
     user_dictionary_mode: str = "force"
     user_dictionary_bonus: float = 2.0
     user_dictionary_bonus_with_lexicon: bool = False
+    user_dictionary_join_unknown_pieces: bool = True
     unbroken_patterns: List[str] = field(default_factory=lambda: list(DEFAULT_PATTERNS))
 
     def __post_init__(self):

@@ -6,7 +6,10 @@
   matcher only, and their POS tags win over the channels' (``set_lexicons``);
   a model without a lexicon gets a soft bonus in decoding instead
   (dictionary_bonus.py), and so does one with
-  ``user_dictionary_bonus_with_lexicon`` (``bonus_matches``).
+  ``user_dictionary_bonus_with_lexicon`` (``bonus_matches``). With a
+  lexicon and ``user_dictionary_join_unknown_pieces``, a bonus match that
+  the model cuts into a piece no lexicon knows is kept whole
+  (unknown_pieces.py).
 
 The words and their tags are kept in the component's cfg ("user_words",
 "user_tags"), which the pipeline saves.
@@ -15,9 +18,11 @@ from typing import Iterable, List, Optional, Sequence
 
 import numpy
 
+from ..features.character_view import CharacterView
 from ..lexicon import Lexicon
 from .featurizer import Featurizer
 from .settings import USER_DICTIONARY_MODES
+from .unknown_pieces import matches_kept_whole
 from .user_dictionary import UserDictionary
 
 
@@ -97,6 +102,23 @@ class UserWords:
         if self.cfg["user_dictionary_mode"] == "force" and len(self.dictionary):
             return self.dictionary.matches(text)
         return numpy.zeros((0, 2), dtype=numpy.int64)
+
+    def whole_spans(
+        self, text: str, view: CharacterView, words: numpy.ndarray, bonus_matches: Optional[numpy.ndarray]
+    ) -> numpy.ndarray:
+        """int64 (k, 2): the [start, end) spans of ``text`` that stay one word
+        each: in "force" mode every user word's match (``forced_matches``); in
+        "prefer" mode, with ``user_dictionary_join_unknown_pieces`` and a
+        lexicon to tell known words, the ``bonus_matches`` that the model's
+        ``words`` cut into a piece no lexicon knows (unknown_pieces.py).
+
+        view: the text's units. words: int64 (n, 2), the model's words.
+        bonus_matches: the text's ``bonus_matches``, or None.
+        """
+        matcher = self.featurizer.matcher
+        if bonus_matches is None or matcher is None or not self.cfg.get("user_dictionary_join_unknown_pieces", False):
+            return self.forced_matches(text)
+        return matches_kept_whole(view, words, bonus_matches, matcher.knows)
 
     def prefers_by_bonus(self) -> bool:
         """"prefer" mode, user words, and no lexicon features to put them in

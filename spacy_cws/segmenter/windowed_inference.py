@@ -5,7 +5,9 @@ so a long text needs scratch memory for one window, not for the whole text;
 the words are those of one pass. Within a window the model sequences are
 scored in length-sorted batches of at most ``batch_units`` padded units; the
 user words' decoding bonus is added to the scores, and the decoded words
-meet the span constraints (span_constraints.py).
+meet the span constraints (span_constraints.py): force-mode user words and
+the prefer-mode ones the model cut into unknown pieces (unknown_pieces.py)
+stay whole.
 """
 from itertools import islice
 from typing import List, Optional, Sequence, Tuple
@@ -56,7 +58,8 @@ def segment_in_windows(
         model's (head 0's softmax for gap scores, CRF marginals for B/M/E/S),
         1 next to whitespace, 0 inside a run (boundary_probabilities.py; else
         []). The words may disagree with them where constraints (force-mode
-        user words, unbroken spans) overrule the model.
+        user words, prefer-mode words kept whole, unbroken spans) overrule
+        the model.
     """
     bonus_matches = user_words.bonus_matches(texts)
     views, spans = featurizer.views_and_spans(texts)
@@ -84,8 +87,12 @@ def segment_in_windows(
             # else glibc's heap grows window after window (freed_memory.py).
             release_freed_memory()
     words = [
-        constrained_words(text, view, text_words, user_words.forced_matches(text), patterns)
-        for text, view, text_words in zip(texts, views, decode_words(views, spans, span_starts))
+        constrained_words(
+            text, view, text_words, user_words.whole_spans(text, view, text_words, matches), patterns
+        )
+        for text, view, text_words, matches in zip(
+            texts, views, decode_words(views, spans, span_starts), bonus_matches or [None] * len(texts)
+        )
     ]
     gap_probs = character_gap_probabilities(texts, views, spans, span_probs) if with_probs else []
     if len(windows) > 1:

@@ -1,0 +1,83 @@
+"""Prefer-mode user words kept whole where the model cuts them into a piece no lexicon knows."""
+import pickle
+
+import numpy
+import pytest
+
+from spacy_cws.features.character_view import Normaliser
+from spacy_cws.segmenter.unknown_pieces import matches_kept_whole
+
+TEXT = "田不易说2009年的事"  # units: 田 不 易 说 0 年 的 事
+KNOWN = {"不易", "年的"}
+
+
+def words_at(*starts):
+    """Model words starting at these character offsets of TEXT."""
+    edges = [*starts, len(TEXT)]
+    return numpy.array([[a, b] for a, b in zip(edges, edges[1:])], dtype=numpy.int64)
+
+
+@pytest.mark.parametrize(
+    "starts, kept",
+    [
+        ((0, 2, 3, 4, 8, 9, 10), [[0, 3]]),  # 田不|易: 田不 is no word -> whole
+        ((0, 1, 3, 4, 8, 9, 10), []),  # 田|不易: a known word and one character
+        ((0, 1, 2, 3, 4, 8, 9, 10), []),  # 田|不|易: single characters
+        ((0, 3, 4, 8, 9, 10), []),  # 田不易 whole already
+    ],
+)
+def test_a_cut_leaving_an_unknown_piece_keeps_the_word_whole(starts, kept):
+    view = Normaliser()(TEXT)
+    matches = numpy.array([[0, 3]])
+    assert matches_kept_whole(view, words_at(*starts), matches, KNOWN.__contains__).tolist() == kept
+
+
+def test_pieces_are_read_in_the_models_view():
+    # The number 2009 is one unit "0": 说2009年|的 leaves the piece "说0年"
+    # (three units, unknown); 2009|年的|事 leaves "0" (one unit) and the known "年的".
+    view = Normaliser()(TEXT)
+    seen = []
+
+    def knows(key):
+        seen.append(key)
+        return key in KNOWN
+
+    assert matches_kept_whole(view, words_at(0, 3, 9), numpy.array([[3, 10]]), knows).tolist() == [[3, 10]]
+    assert seen == ["说0年"]
+    seen.clear()
+    assert not len(matches_kept_whole(view, words_at(0, 3, 4, 8, 10), numpy.array([[4, 11]]), knows))
+    assert seen == ["年的"]
+    assert not len(matches_kept_whole(view, words_at(0)[:0], numpy.array([[4, 11]]), knows))
+    assert not len(matches_kept_whole(view, words_at(0, 3, 9), numpy.zeros((0, 2), dtype=numpy.int64), knows))
+
+
+@pytest.fixture(scope="module")
+def zx_lines(shared_data):
+    path = shared_data / "zx" / "test.zhuxian.wordpos"
+    with path.open(encoding="utf8") as lines:
+        return ["".join(token.rsplit("_", 1)[0] for token in line.split()) for line in lines if line.strip()]
+
+
+def test_a_mined_name_the_model_cuts_is_kept_whole_and_known_words_stay_cut(zh_cws_gd_sm_nlp, zx_lines):
+    nlp = pickle.loads(pickle.dumps(zh_cws_gd_sm_nlp))
+    seg = nlp.get_pipe("gd_segmenter")
+    seg.set_user_dictionary_mode("prefer")
+    seg.cfg["user_dictionary_bonus_with_lexicon"] = True
+    seg.cfg["user_dictionary_bonus"] = 1.0  # as spacy_cws adapt sets it
+    seg.add_words(["田不易", "淡淡道"])  # a name in ZX, and a phrase ("calmly" + "said")
+    texts = [line for line in zx_lines if "田不易" in line][:20] + [line for line in zx_lines if "淡淡道" in line][:10]
+
+    def words(join):
+        seg.cfg["user_dictionary_join_unknown_pieces"] = join
+        return [[token.text for token in doc] for doc in nlp.pipe(texts)]
+
+    cut, joined = words(False), words(True)
+    assert sum(ws.count("田不") for ws in cut) >= 10  # the model alone cuts 田不|易 despite the bonus
+    assert all("".join(ws) == text for ws, text in zip(joined, texts))
+    for ws, text in zip(joined, texts):
+        assert ws.count("田不易") == text.count("田不易")
+    # 淡淡|道 are two known words: the model's cut stays.
+    assert sum(ws.count("淡淡") for ws in joined) == sum(ws.count("淡淡") for ws in cut) >= 5
+    # Only the words of the dictionary matches change.
+    for before, after in zip(cut, joined):
+        assert " ".join(before).replace("田不 易", "田不易") == " ".join(after)
