@@ -24,6 +24,7 @@ def words_at(*starts):
         ((0, 1, 3, 4, 8, 9, 10), []),  # 田|不易: a known word and one character
         ((0, 1, 2, 3, 4, 8, 9, 10), []),  # 田|不|易: single characters
         ((0, 3, 4, 8, 9, 10), []),  # 田不易 whole already
+        ((0, 2, 4, 8, 9, 10), []),  # 田不|易说: the match ends inside the model's word 易说
     ],
 )
 def test_a_cut_leaving_an_unknown_piece_keeps_the_word_whole(starts, kept):
@@ -33,7 +34,7 @@ def test_a_cut_leaving_an_unknown_piece_keeps_the_word_whole(starts, kept):
 
 
 def test_pieces_are_read_in_the_models_view():
-    # The number 2009 is one unit "0": 说2009年|的 leaves the piece "说0年"
+    # The number 2009 is one unit "0": 说2009年|的事 leaves the piece "说0年"
     # (three units, unknown); 2009|年的|事 leaves "0" (one unit) and the known "年的".
     view = Normaliser()(TEXT)
     seen = []
@@ -42,7 +43,7 @@ def test_pieces_are_read_in_the_models_view():
         seen.append(key)
         return key in KNOWN
 
-    assert matches_kept_whole(view, words_at(0, 3, 9), numpy.array([[3, 10]]), knows).tolist() == [[3, 10]]
+    assert matches_kept_whole(view, words_at(0, 3, 9), numpy.array([[3, 11]]), knows).tolist() == [[3, 11]]
     assert seen == ["说0年"]
     seen.clear()
     assert not len(matches_kept_whole(view, words_at(0, 3, 4, 8, 10), numpy.array([[4, 11]]), knows))
