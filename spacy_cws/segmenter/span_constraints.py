@@ -20,8 +20,14 @@ def apply_span_constraints(
     RETURNS: int64 (n', 2), sorted words covering the same non-space characters
         as ``words`` (plus the whitespace inside ``whole`` spans).
     """
-    if not len(whole) and not len(unbroken):
-        return words
+    if not len(whole):
+        # An unbroken span inside one word changes nothing, and most are
+        # (numbers the model keeps whole): only the others are applied.
+        holder = numpy.searchsorted(words[:, 0], unbroken[:, 0], side="right") - 1
+        intact = (holder >= 0) & (words[holder, 1] >= unbroken[:, 1]) if len(words) else numpy.zeros(len(unbroken), bool)
+        if intact.all():
+            return words
+        unbroken = unbroken[~intact]
     n = len(text)
     # The model's words, without a Python object per word: covered characters
     # from a running count of word starts minus word ends (int8: the words do
