@@ -1,5 +1,6 @@
 """The segmenter's settings are written once (SegmenterSettings) and reach every form."""
 import dataclasses
+from pathlib import Path
 
 import pytest
 import spacy
@@ -26,6 +27,19 @@ def test_component_and_tokenizer_take_the_settings():
         assert {name: segmenter.cfg[name] for name in CHANGED} == CHANGED
         assert [name for name in segmenter.cfg if name in names] == names
     assert set(nlp.config["components"]["gd_segmenter"]) == {"factory", "model", *names, "scorer"}
+
+
+def test_the_reference_lists_every_setting():
+    """docs/reference/settings.md and the factory and tokenizer tables of
+    architectures.md are written by hand: a new setting must reach them
+    (four were missing from architectures.md once)."""
+    reference = Path(__file__).parents[2] / "docs" / "reference"
+    settings, architectures = ((reference / name).read_text(encoding="utf8") for name in ("settings.md", "architectures.md"))
+    sections = architectures.split("\n### ")
+    tables = [next(part for part in sections if part.startswith(title)) for title in ("`spacy-cws.SegmenterTokenizer.v1`", "`gd_segmenter`")]
+    for field in dataclasses.fields(SegmenterSettings):
+        row = f"| `{field.name}` |"
+        assert row in settings and all(row in table for table in tables), field.name
 
 
 @pytest.mark.parametrize("config", [{"max_lenght": 64}, {"max_length": "long"}])
