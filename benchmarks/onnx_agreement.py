@@ -40,8 +40,10 @@ def main(
     threads: int = typer.Option(1, help="Threads of each backend (torch.set_num_threads, inference_threads)"),
     output_dir: Path = typer.Option(Path("onnx_agreement"), help="Where each backend's system output is written"),
     tables: str = typer.Option("", help="Export the graph again with int8 or float16 n-gram tables (default: the pipeline's graph)"),
-    matmuls: str = typer.Option("", help="Export the graph again with float32 or int8 products by weights (default: the pipeline's graph)"),
+    matmuls: str = typer.Option("", help="Export the graph again with float32 or int8 products by weights (default: the pipeline's graph; for int8-static, run export-onnx --calibration first and pass its folder)"),
 ):
+    if matmuls == "int8-static":
+        raise typer.BadParameter("int8-static needs calibration text: run export-onnx --matmuls int8-static --calibration FILE and pass its folder", param_hint="--matmuls")
     torch.set_num_threads(threads)
     overrides = {"precision": "float32", "inference_backend": "torch", "inference_threads": threads}
     if tables:

@@ -27,6 +27,9 @@ from .self_training import SelfTrainingSettings, self_train
 
 # Texts segmented at a time while labelling the raw text (progress steps).
 LABEL_BATCH = 256
+# Raw texts that calibrate a graph with static int8 products (onnx_matmuls =
+# "int8-static") when the adapted weights are exported.
+CALIBRATION_TEXTS = 2000
 
 
 @dataclass
@@ -120,6 +123,7 @@ def adapt_pipeline(
         result.settings["self_training"] = asdict(self_training)
         if had_graph:
             # New weights drop the old graph: export theirs, so the result runs
-            # on ONNX Runtime as its source did.
-            segmenter.export_onnx()
+            # on ONNX Runtime as its source did (static int8 products are
+            # calibrated on the domain's own text).
+            segmenter.export_onnx(texts[:CALIBRATION_TEXTS])
     return result

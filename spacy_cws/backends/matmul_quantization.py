@@ -22,7 +22,8 @@ and its graph runs about 1.3x as fast. But an activation is quantised with
 one scale for its whole batch, so a sequence's words depend on the batch it
 is in: ``nlp.pipe`` at batch sizes 8, 64 and 256 differs from ``nlp(text)``
 on 35-41 lines. That is why the shipped pipelines keep float32 products
-(the default), and this is an opt-in for throughput.
+(the default), and this is an opt-in for throughput; "int8-static"
+(static_quantization.py) calibrates the ranges once instead.
 """
 import tempfile
 from pathlib import Path

@@ -11,6 +11,17 @@ from .errors import fail
 from .half_precision import halve_torch_weights
 
 
+def read_calibration(path: Path) -> list:
+    """The non-blank lines of a UTF-8 file; exits with a message naming the
+    file for one that is missing or not UTF-8."""
+    try:
+        return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except OSError as err:
+        fail(f"Cannot read the calibration text {path}: {err.strerror or err}")
+    except UnicodeDecodeError as err:
+        fail(f"The calibration text {path} is not UTF-8 (byte {err.start}): convert it first")
+
+
 @app.command("export-onnx")
 def export_onnx_cli(
     pipeline: str = typer.Argument(..., help="A trained pipeline (name or path) with a gd_segmenter."),
@@ -18,6 +29,9 @@ def export_onnx_cli(
     tables: str = typer.Option("int8", "--tables", help=f"How the graph stores the n-gram tables: {' or '.join(ONNX_TABLES)}."),
     matmuls: str = typer.Option(
         None, "--matmuls", help=f"How the graph computes its products by weights: {' or '.join(ONNX_MATMULS)} (default: the pipeline's onnx_matmuls)."
+    ),
+    calibration: Path = typer.Option(
+        None, "--calibration", help="UTF-8 text, a sentence a line, whose activations set the ranges of --matmuls int8-static (a few hundred lines of your text, e.g. a dev set)."
     ),
     component: str = typer.Option("gd_segmenter", "--component", help="The segmenter to export."),
 ):
@@ -30,17 +44,20 @@ def export_onnx_cli(
     are int8 rows with a scale each, stored in the graph only, and torch
     reads the same rows: both backends give the same words. With --matmuls
     int8 the products by weights run in ONNX Runtime's dynamic int8 (faster;
-    the words then differ slightly from torch's). This is what `ship`
-    packages. Needs the train extra (torch, onnx)."""
+    the words then differ slightly from torch's and with the batch); with
+    --matmuls int8-static and --calibration FILE the activations' ranges
+    are measured once on FILE, so the words do not depend on the batch.
+    This is what `ship` packages. Needs the train extra (torch, onnx)."""
     if tables not in ONNX_TABLES:
         fail(f"--tables must be one of {', '.join(ONNX_TABLES)}, got '{tables}'")
     if matmuls is not None and matmuls not in ONNX_MATMULS:
         fail(f"--matmuls must be one of {', '.join(ONNX_MATMULS)}, got '{matmuls}'")
     settings = {"onnx_tables": tables, **({"onnx_matmuls": matmuls} if matmuls else {})}
+    texts = read_calibration(calibration) if calibration is not None else None
     try:
         nlp = spacy.load(pipeline, config={"components": {component: settings}})
         segmenter = nlp.get_pipe(component)
-        segmenter.export_onnx()
+        segmenter.export_onnx(texts)
         halve_torch_weights(nlp)
     except (OSError, KeyError, ValueError, ImportError) as err:
         fail(str(err))

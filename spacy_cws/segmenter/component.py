@@ -239,12 +239,15 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         """Whether the pipeline holds an ONNX graph of its network (export_onnx)."""
         return self.network.graph is not None
 
-    def export_onnx(self) -> None:
+    def export_onnx(self, calibration: Optional[Sequence[str]] = None) -> None:
         """Export the network with the current weights as an ONNX graph that the pipeline keeps and
         ONNX Runtime then runs, until the weights change (SegmenterNetwork.export_onnx).
-        RAISES ValueError: if the component is not initialized;
+        calibration: texts whose activations set the ranges of static int8
+            products (``onnx_matmuls = "int8-static"``; a few hundred sentences).
+        RAISES ValueError: if the component is not initialized, or for
+            "int8-static" without calibration texts;
             ImportError: without torch or the onnx package, naming the extra."""
-        self.network.export_onnx(self.name)
+        self.network.export_onnx(self.name, calibration)
 
     def remove_onnx(self) -> None:
         """Drop the pipeline's ONNX graph: predictions run on torch (SegmenterNetwork.remove_onnx)."""

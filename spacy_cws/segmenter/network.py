@@ -13,7 +13,9 @@ import threading
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import Iterator, Optional, Union
+from typing import Dict, Iterator, Optional, Sequence, Union
+
+import numpy
 
 from thinc.api import Model
 
@@ -149,7 +151,7 @@ class SegmenterNetwork:
 
     # -- the ONNX graph -----------------------------------------------------------------
 
-    def export_onnx(self, component: str) -> None:
+    def export_onnx(self, component: str, calibration: Optional[Sequence[str]] = None) -> None:
         """Export the network, with the current weights, as the ONNX graph that
         the pipeline keeps (Segmenter.export_onnx; saved as
         gd_segmenter/graph.onnx by to_disk, under its own key by to_bytes):
@@ -164,15 +166,20 @@ class SegmenterNetwork:
         torch model takes the same rows, so both backends compute with the
         same weights and the pipeline saves the tables once (in the graph).
         With ``onnx_matmuls = "int8"`` the graph's products by weights are
-        int8 (backends/matmul_quantization.py).
+        int8 (backends/matmul_quantization.py); with "int8-static" their
+        activations' ranges are measured on the ``calibration`` texts
+        (backends/static_quantization.py), so the words do not depend on
+        the batch.
 
-        RAISES ValueError: if there is no trained network;
+        RAISES ValueError: if there is no trained network, or "int8-static"
+            products without calibration texts;
             ImportError: without torch or the onnx package, naming the extra.
         """
         require_torch("Exporting a segmenter to ONNX")
         from ..backends.graph_compaction import compact_graph, table_weights
         from ..backends.matmul_quantization import int8_matmuls
         from ..backends.onnx_export import export_graph
+        from ..backends.static_quantization import static_int8_matmuls
         from ..nets.module_weights import model_table_names, set_table_rows
 
         self.check_initialized(component)
@@ -183,10 +190,32 @@ class SegmenterNetwork:
         graph = export_graph(self.model, example, self.cfg["max_length"])
         if self.cfg["onnx_matmuls"] == "int8":
             graph = int8_matmuls(graph)
+        elif self.cfg["onnx_matmuls"] == "int8-static":
+            graph = static_int8_matmuls(graph, self._calibration_feeds(calibration or (), component))
         graph = compact_graph(graph, int8_tables)
         set_table_rows(self.model, table_weights(graph))
         self.graph = graph
         self.forget_inference()
+
+    def _calibration_feeds(self, texts: Sequence[str], component: str) -> Iterator[Dict[str, numpy.ndarray]]:
+        """The graph inputs of ``texts``, batch by batch as inference makes
+        them (length-sorted batches of at most ``batch_units`` padded units).
+        RAISES ValueError: for no text."""
+        from spacy.training.batchers import minibatch_by_padded_size
+
+        from ..nets.padded_inputs import INPUT_NAMES, padded_inputs, padded_length
+
+        texts = [text for text in texts if text.strip()]
+        if not texts:
+            raise ValueError(
+                f"'{component}': onnx_matmuls = \"int8-static\" measures the activations' ranges on "
+                "calibration text: give some (export-onnx --calibration FILE, a few hundred sentences)"
+            )
+        ids = self.featurizer.criterion_ids([None] * len(texts), self.cfg["criterion"], component)
+        _, _, sequences = self.featurizer.featurize(texts, ids)
+        edges = self.model.attrs.get("labels", "gaps") == "gaps"
+        for batch in minibatch_by_padded_size(sequences, size=self.cfg["batch_units"], buffer=len(sequences), get_length=padded_length):
+            yield dict(zip(INPUT_NAMES, padded_inputs(batch, edges=edges, is_train=False)))
 
     def remove_onnx(self, component: str) -> None:
         """Drop the graph: predictions run on torch (its tables, if it holds

@@ -17,7 +17,7 @@ from .unbroken_spans import DEFAULT_PATTERNS, upgraded_patterns
 
 USER_DICTIONARY_MODES = ("force", "prefer")
 ONNX_TABLES = ("int8", "float16")
-ONNX_MATMULS = ("float32", "int8")
+ONNX_MATMULS = ("float32", "int8", "int8-static")
 F = TypeVar("F", bound=Callable)
 
 
@@ -52,7 +52,9 @@ class SegmenterSettings:
         the batch) or "int8" (ONNX Runtime's dynamic int8: faster, CTB6 test
         F1 within 0.005 of float32's, but an activation's scale is its
         batch's, so a few lines in a hundred get other words in another
-        batch; backends/matmul_quantization.py).
+        batch; backends/matmul_quantization.py) or "int8-static" (ranges
+        measured once on calibration text at export, so the words do not
+        depend on the batch; backends/static_quantization.py).
     fold_width, collapse_runs, opencc: the model's view of the text (see Normaliser).
     bigram_min_count: keep training bigrams seen at least this often as
         features (0 = no bigram vocabulary; needs a model with bigram_width 0).
