@@ -50,12 +50,12 @@ def calibrated_ranges(graph: bytes, feeds: Iterable[Dict[str, numpy.ndarray]]) -
     names = [node.input[0] for node in model.graph.node if node.op_type == "DynamicQuantizeLinear"]
     for name in names:
         model.graph.output.append(onnx.helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None))
-    session = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    inputs = {node.name for node in session.get_inputs()}
+    probe = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    inputs = {node.name for node in probe.get_inputs()}
     lows: Dict[str, float] = {}
     highs: Dict[str, float] = {}
     for feed in feeds:
-        values = session.run(names, {name: array for name, array in feed.items() if name in inputs})
+        values = probe.run(names, {name: array for name, array in feed.items() if name in inputs})
         for name, value in zip(names, values):
             lows[name] = min(lows.get(name, 0.0), float(value.min()))
             highs[name] = max(highs.get(name, 0.0), float(value.max()))
