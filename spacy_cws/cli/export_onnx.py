@@ -6,20 +6,10 @@ import typer
 from wasabi import msg
 
 from . import app
+from ..adaptation.raw_text import read_raw_texts
 from ..segmenter.settings import ONNX_MATMULS, ONNX_TABLES
 from .errors import fail
 from .half_precision import halve_torch_weights
-
-
-def read_calibration(path: Path) -> list:
-    """The non-blank lines of a UTF-8 file; exits with a message naming the
-    file for one that is missing or not UTF-8."""
-    try:
-        return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    except OSError as err:
-        fail(f"Cannot read the calibration text {path}: {err.strerror or err}")
-    except UnicodeDecodeError as err:
-        fail(f"The calibration text {path} is not UTF-8 (byte {err.start}): convert it first")
 
 
 @app.command("export-onnx")
@@ -53,8 +43,8 @@ def export_onnx_cli(
     if matmuls is not None and matmuls not in ONNX_MATMULS:
         fail(f"--matmuls must be one of {', '.join(ONNX_MATMULS)}, got '{matmuls}'")
     settings = {"onnx_tables": tables, **({"onnx_matmuls": matmuls} if matmuls else {})}
-    texts = read_calibration(calibration) if calibration is not None else None
     try:
+        texts = read_raw_texts([calibration], min_characters=0) if calibration is not None else None
         nlp = spacy.load(pipeline, config={"components": {component: settings}})
         segmenter = nlp.get_pipe(component)
         segmenter.export_onnx(texts)
