@@ -1,12 +1,12 @@
 """Do ONNX Runtime and torch give the same words? A pipeline's network run by
 both backends over a prepared corpus's test input, in one run, one thread each.
 
-    python benchmarks/onnx_agreement.py PIPELINE CORPUS_DIR [--threads 1] [--output-dir DIR] [--tables int8|float16] [--matmuls float32|int8]
+    python benchmarks/onnx_agreement.py PIPELINE CORPUS_DIR [--threads 1] [--output-dir DIR] [--tables int8|int4|float16] [--matmuls float32|int8]
 
 The pipeline's ONNX graph is exported first where it holds none, or with
---tables (``Segmenter.export_onnx``; with int8 tables torch then reads the
-graph's rows, so compare a pipeline whose tables are not int8 yet, e.g. a
-0.4.x package, to see what int8 rows change), or with --matmuls (int8:
+--tables (``Segmenter.export_onnx``; with int8 or int4 tables torch then
+reads the graph's rows, so compare a pipeline whose tables are not quantized
+yet, e.g. a 0.4.x package, to see what quantized rows change), or with --matmuls (int8:
 ONNX Runtime's dynamic int8 products by weights). torch runs the float32
 inference copy (the precision is set to float32). Each backend segments
 the test input with nlp.pipe(batch_size=256) after a warm-up over the first
@@ -39,7 +39,7 @@ def main(
     corpus_dir: Path = typer.Argument(..., help="A prepared corpus folder (test_input.utf8, test_gold.utf8, train_words.txt)"),
     threads: int = typer.Option(1, help="Threads of each backend (torch.set_num_threads, inference_threads)"),
     output_dir: Path = typer.Option(Path("onnx_agreement"), help="Where each backend's system output is written"),
-    tables: str = typer.Option("", help="Export the graph again with int8 or float16 n-gram tables (default: the pipeline's graph)"),
+    tables: str = typer.Option("", help="Export the graph again with int8, int4 or float16 n-gram tables (default: the pipeline's graph)"),
     matmuls: str = typer.Option("", help="Export the graph again with float32 or int8 products by weights (default: the pipeline's graph; for int8-static, run export-onnx --calibration first and pass its folder)"),
 ):
     if matmuls == "int8-static":

@@ -101,9 +101,18 @@ def _replace_nodes(graph, nodes: List, dropped: set, replaced: Dict[int, object]
     """Make ``nodes`` (``list(graph.node)``, held since the ids in ``dropped``
     and ``replaced`` were taken: a protobuf element's Python object, and so
     its id, lives only as long as a reference to it) the graph's nodes, less
-    the dropped ones, with the replaced ones swapped in; drop the
-    initializers no node reads."""
+    the dropped ones, with the replaced ones swapped in; drop the nodes
+    whose outputs nothing reads any more (e.g. the Constant shapes of a
+    removed Reshape: ONNX Runtime warns of each when a session starts) and
+    the initializers no node reads."""
     kept_nodes = [replaced.get(id(node), node) for node in nodes if id(node) not in dropped or id(node) in replaced]
+    outputs = {output.name for output in graph.output}
+    while True:
+        read = outputs.union(name for node in kept_nodes for name in node.input)
+        live = [node for node in kept_nodes if any(name in read for name in node.output)]
+        if len(live) == len(kept_nodes):
+            break
+        kept_nodes = live
     del graph.node[:]
     graph.node.extend(kept_nodes)
     used = {name for node in graph.node for name in node.input}

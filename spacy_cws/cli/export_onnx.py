@@ -1,5 +1,6 @@
 """``python -m spacy_cws export-onnx PIPELINE OUTPUT``: save a pipeline with its network as an ONNX graph."""
 from pathlib import Path
+from typing import List
 
 import spacy
 import typer
@@ -21,7 +22,7 @@ def export_onnx_cli(
         None, "--matmuls", help=f"How the graph computes its products by weights: {' or '.join(ONNX_MATMULS)} (default: the pipeline's onnx_matmuls)."
     ),
     calibration: Path = typer.Option(
-        None, "--calibration", help="UTF-8 text, a sentence a line, whose activations set the ranges of --matmuls int8-static (a few hundred lines of your text, e.g. a dev set)."
+        None, "--calibration", help="Text whose activations set the ranges of --matmuls int8-static: UTF-8, a sentence a line, or a DocBin (.spacy, e.g. corpus/ctb6/dev.spacy); a few hundred sentences of your text."
     ),
     component: str = typer.Option("gd_segmenter", "--component", help="The segmenter to export."),
 ):
@@ -30,13 +31,14 @@ def export_onnx_cli(
     Save a copy of PIPELINE whose segmenter holds its network as an ONNX
     graph (gd_segmenter/graph.onnx), so that loading it and segmenting need
     neither torch nor its weights file; the torch weights are kept, in
-    float16, for training. With --tables int8 (the default) the n-gram tables
-    are int8 rows with a scale each, stored in the graph only, and torch
-    reads the same rows: both backends give the same words. With --matmuls
-    int8 the products by weights run in ONNX Runtime's dynamic int8 (faster;
-    the words then differ slightly from torch's and with the batch); with
-    --matmuls int8-static and --calibration FILE the activations' ranges
-    are measured once on FILE, so the words do not depend on the batch.
+    float16, for training. With --tables int8 (the default) or int4 the
+    n-gram tables are int8 rows or 4-bit blocks with their scales, stored
+    in the graph only, and torch reads the same rows: both backends give
+    the same words. With --matmuls int8 the products by weights run in
+    ONNX Runtime's dynamic int8 (faster; the words then differ slightly
+    from torch's and with the batch); with --matmuls int8-static and
+    --calibration FILE the activations' ranges are measured once on FILE,
+    so the words do not depend on the batch.
     This is what `ship` packages. Needs the train extra (torch, onnx)."""
     if tables not in ONNX_TABLES:
         fail(f"--tables must be one of {', '.join(ONNX_TABLES)}, got '{tables}'")
@@ -44,8 +46,8 @@ def export_onnx_cli(
         fail(f"--matmuls must be one of {', '.join(ONNX_MATMULS)}, got '{matmuls}'")
     settings = {"onnx_tables": tables, **({"onnx_matmuls": matmuls} if matmuls else {})}
     try:
-        texts = read_raw_texts([calibration], min_characters=0) if calibration is not None else None
         nlp = spacy.load(pipeline, config={"components": {component: settings}})
+        texts = calibration_texts(calibration, nlp) if calibration is not None else None
         segmenter = nlp.get_pipe(component)
         segmenter.export_onnx(texts)
         halve_torch_weights(nlp)
@@ -58,3 +60,18 @@ def export_onnx_cli(
         f"{segmenter.cfg['onnx_matmuls']} products), "
         f"torch weights {sizes.get('model', 0) / 1e6:.1f} MB, featurizer {sizes.get('featurizer', 0) / 1e6:.1f} MB"
     )
+
+
+def calibration_texts(path: Path, nlp) -> List[str]:
+    """The texts of a DocBin's Docs (``.spacy``) or of a UTF-8 file's non-blank lines.
+    RAISES FileNotFoundError naming a missing file; ValueError for a file that is not UTF-8 or not a DocBin."""
+    if path.suffix != ".spacy":
+        return read_raw_texts([path], min_characters=0)
+    from spacy.tokens import DocBin
+
+    if not path.is_file():
+        raise FileNotFoundError(f"Calibration file not found: {path}")
+    try:
+        return [doc.text for doc in DocBin().from_disk(path).get_docs(nlp.vocab)]
+    except Exception as err:  # srsly's and zlib's own errors for a file that is not a DocBin
+        raise ValueError(f"{path} is not a DocBin (.spacy) file: {type(err).__name__}") from err

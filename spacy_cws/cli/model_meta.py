@@ -4,9 +4,10 @@ from typing import Any, Callable, List, Optional, Sequence
 
 import srsly
 import typer
-from spacy.util import get_package_version
+from spacy.util import get_minor_version_range, get_package_version
 from wasabi import msg
 
+from .. import __version__
 from ..corpora.catalog import get_corpus
 from . import app
 from .errors import fail, require_file
@@ -28,7 +29,8 @@ def build_meta(
     joint_corpora: Sequence[str] = (),
     onnx_graph: Optional[dict] = None,
 ) -> dict:
-    """meta.json fields naming the training data, the lexicons, their terms and the measured scores.
+    """meta.json fields naming the training data, the lexicons, their terms, the measured scores
+    and the spacy-cws versions that load the pipeline.
 
     metrics: the JSON written by ``evaluate`` (official SIGHAN measures and speed).
     speed_records: the JSON lines of benchmarks/benchmark_speed.py, if measured.
@@ -59,6 +61,9 @@ def build_meta(
         ),
         "license": f"Model code MIT; weights trained on {corpus} data: {files.terms}",
         "sources": [{"name": files.source, "license": files.terms}],
+        # The spacy-cws that wrote the pipeline, up to its next minor version
+        # (a pipeline's saved format may need the version that wrote it).
+        "requirements": [f"spacy-cws{get_minor_version_range(__version__)}"],
         "spacy_cws_test_scores": {
             "corpus": corpus,
             **official,
@@ -117,7 +122,7 @@ def _speed_phrase(record: dict) -> str:
         if record["call"] == "one document"
         else f"{record['call']} batch size {record['batch_size']}"
     )
-    return f"{record['chars_per_second']:,.0f} characters per second for {where} ({record['torch_threads']} torch threads)"
+    return f"{record['chars_per_second']:,.0f} characters per second for {where} ({record['torch_threads']} threads)"
 
 
 def _fraction(value) -> str:

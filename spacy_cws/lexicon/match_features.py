@@ -139,17 +139,19 @@ class LexiconMatcher:
             "masks": key_masks[kept_rows],
             "tags": numpy.frombuffer(key_tags, dtype=numpy.int64)[kept_rows],
             "frequencies": key_frequencies[kept_rows],
-            "crc32": numpy.fromiter(
-                (zlib.crc32(key.encode("utf-8", "surrogatepass")) for key in rows), dtype=numpy.uint32, count=len(rows)
-            ),
         }
+        if embedded_channel is not None:  # the word slots' hashes
+            values["crc32"] = numpy.fromiter(
+                (zlib.crc32(key.encode("utf-8", "surrogatepass")) for key in rows), dtype=numpy.uint32, count=len(rows)
+            )
         del key_masks, key_tags, key_frequencies
         self._take(KeyIndex(list(rows), values), len(channels), embedded_channel, normaliser_signature(normaliser))
 
     def _take(self, index: KeyIndex, n_channels: int, embedded_channel: Optional[int], signature: list) -> None:
         """Match with ``index`` (KeyIndex): its arrays "lengths", "masks"
-        (keys, channels), "tags", "frequencies" and "crc32" are per key, each
-        in the smallest integer dtype that holds it (cast where used)."""
+        (keys, channels), "tags", "frequencies" and, with an embedded channel,
+        "crc32" are per key, each in the smallest integer dtype that holds it
+        (cast where used)."""
         self.n_channels = n_channels
         self.embedded_channel = embedded_channel
         self.signature = signature
@@ -158,7 +160,7 @@ class LexiconMatcher:
         self._key_masks = index.values["masks"]
         self._key_tags = index.values["tags"]
         self._key_frequencies = index.values["frequencies"]
-        self._key_crc32 = index.values["crc32"]
+        self._key_crc32 = index.values.get("crc32")
         self._replacement_probabilities: Dict[float, numpy.ndarray] = {}
         self.n_keys = len(index)
         # A match covering unit t lies within max_key_length - 1 units of it.

@@ -162,9 +162,10 @@ class SegmenterNetwork:
 
         The graph is compacted (backends/graph_compaction.py): weights that
         float16 holds exactly are stored in float16; with ``onnx_tables =
-        "int8"`` the n-gram tables are int8 rows with a scale each, and the
-        torch model takes the same rows, so both backends compute with the
-        same weights and the pipeline saves the tables once (in the graph).
+        "int8"`` or "int4" the n-gram tables are int8 rows or 4-bit blocks
+        with their scales, and the torch model takes the same rows, so both
+        backends compute with the same weights and the pipeline saves the
+        tables once (in the graph).
         With ``onnx_matmuls = "int8"`` the graph's products by weights are
         int8 (backends/matmul_quantization.py); with "int8-static" their
         activations' ranges are measured on the ``calibration`` texts
@@ -186,13 +187,13 @@ class SegmenterNetwork:
         self.require_weights(component)
         ids = self.featurizer.criterion_ids([None] * len(EXPORT_EXAMPLES), self.cfg["criterion"], component)
         _, _, example = self.featurizer.featurize(list(EXPORT_EXAMPLES), ids)
-        int8_tables = model_table_names(self.model) if self.cfg["onnx_tables"] == "int8" else ()
+        quantized_tables = model_table_names(self.model) if self.cfg["onnx_tables"] != "float16" else ()
         graph = export_graph(self.model, example, self.cfg["max_length"])
         if self.cfg["onnx_matmuls"] == "int8":
             graph = int8_matmuls(graph)
         elif self.cfg["onnx_matmuls"] == "int8-static":
             graph = static_int8_matmuls(graph, self._calibration_feeds(calibration or (), component))
-        graph = compact_graph(graph, int8_tables)
+        graph = compact_graph(graph, quantized_tables, bits=4 if self.cfg["onnx_tables"] == "int4" else 8)
         set_table_rows(self.model, table_weights(graph))
         self.graph = graph
         self.forget_inference()

@@ -16,7 +16,7 @@ from ..nets.precisions import check_precision
 from .unbroken_spans import DEFAULT_PATTERNS, upgraded_patterns
 
 USER_DICTIONARY_MODES = ("force", "prefer")
-ONNX_TABLES = ("int8", "float16")
+ONNX_TABLES = ("int8", "int4", "float16")
 ONNX_MATMULS = ("float32", "int8", "int8-static")
 F = TypeVar("F", bound=Callable)
 
@@ -45,8 +45,10 @@ class SegmenterSettings:
         the role torch.set_num_threads plays for the torch backend.
     onnx_tables: how ``Segmenter.export_onnx`` stores the n-gram tables in
         the graph: "int8" (a scale per row; CTB6 test F1 within 0.02 of the
-        float16 tables, docs/guides/onnx-runtime.md) or "float16" (as the
-        shipped pipelines saved them).
+        float16 tables, docs/guides/onnx-runtime.md), "int4" (4-bit codes
+        with a scale and zero point per block of 32 values: 41 bytes a
+        64-wide row against int8's 68) or "float16" (as the shipped
+        pipelines saved them).
     onnx_matmuls: how ``Segmenter.export_onnx`` computes the graph's products
         by weights: "float32" (the torch backend's words exactly, whatever
         the batch) or "int8" (ONNX Runtime's dynamic int8: faster, CTB6 test

@@ -1,5 +1,6 @@
 import pytest
 
+from spacy_cws import __version__
 from spacy_cws.cli.model_meta import build_meta
 
 METRICS = {
@@ -16,6 +17,8 @@ def test_model_card_states_data_terms_and_scores():
     assert "12,346 characters per second" in meta["description"]
     assert meta["spacy_cws_test_scores"]["true_words"] == 100
     assert meta["sources"][0]["license"] == meta["license"].split(": ", 1)[1]
+    major, minor = map(int, __version__.split(".")[:2])
+    assert meta["requirements"] == [f"spacy-cws>={__version__},<{major}.{minor + 1}.0"]
 
 
 def test_model_card_states_the_precision_of_its_scores():

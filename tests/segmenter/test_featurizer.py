@@ -55,3 +55,25 @@ def test_saved_matcher_loads_as_built_and_is_rebuilt_for_another_view(zh_cws_gd_
     rebuilt = spacy.load(tmp_path / "nlp", config=override).get_pipe("gd_segmenter")
     assert rebuilt.featurizer.matcher.signature == [True, True, None]
     assert loaded.featurizer.matcher.signature == [True, True, "t2s"]
+
+
+def test_word_hashes_are_kept_only_for_a_model_with_word_slots(trained_nlp):
+    """Only word slots read a word's hash: a matcher for a model without
+    them keeps none (1.4 MB of a shipped pipeline), with the same flags."""
+    from spacy_cws.lexicon.channel_storage import pack_channel
+    from spacy_cws.segmenter.featurizer import channel_matcher
+
+    normaliser = trained_nlp.get_pipe("gd_segmenter").normaliser
+    channels = [
+        pack_channel("training", dict.fromkeys(["中国", "经济", "建设", "边境"], -1)),
+        pack_channel("jieba", dict.fromkeys(["北京大学", "新华社", "经济建设"], -1)),
+    ]
+    plain = channel_matcher(channels, normaliser)
+    slotted = channel_matcher(channels, normaliser, word_slots=True)
+    assert plain.embedded_channel is None and "crc32" not in plain._index.values
+    assert slotted.embedded_channel == 0 and "crc32" in slotted._index.values
+    assert len(plain.to_bytes()) < len(slotted.to_bytes())
+    views = normaliser.views(["新华社报道中国经济建设成就显著。", "北京大学在边境城市"])
+    symbols, spaced = [view.symbols for view in views], [view.spaced for view in views]
+    for ours, theirs in zip(plain.batch_features(symbols, spaced), slotted.batch_features(symbols, spaced)):
+        assert ours.any() and (ours == theirs).all()

@@ -3,6 +3,7 @@ distilled student): installed by README's command, loaded by name."""
 import pytest
 
 from spacy_cws.corpora.evaluation_files import TEST_GOLD, TEST_INPUT, list_text_lines
+from spacy_cws.nets.precisions import PRECISION_NAMES
 from spacy_cws.scoring.evaluate import system_line
 from spacy_cws.scoring.sighan import score_files
 
@@ -31,9 +32,10 @@ def test_model_card_states_data_terms_and_measures(shipped):
 
 def test_model_card_scores_are_reproduced_on_ctb6_test(shipped, prepared_ctb6, tmp_path):
     """The meta's official CTB6 test scores are what the installed weights give,
-    in the precision the card names (an "auto" pipeline runs bfloat16 on CPUs with it)."""
+    in the precision the card names (an "auto" pipeline runs bfloat16 on CPUs
+    with it; a card measured on an int8-static graph is what loading runs)."""
     stated = shipped.meta["spacy_cws_test_scores"]
-    if stated.get("inference_precision"):
+    if stated.get("inference_precision") in PRECISION_NAMES:
         shipped = shipped_pipeline(f"{shipped.meta['lang']}_{shipped.meta['name']}", stated["inference_precision"])
     lines = list_text_lines(prepared_ctb6 / TEST_INPUT)
     system = tmp_path / "system.seg"

@@ -25,7 +25,12 @@ def test_shipped_pipeline_segments_ctb6_test_without_torch(name, shared_data, tm
     loaded = json.loads(result.stdout)
     assert loaded["backend"] == "onnxruntime" and len(loaded["words"]) == len(texts) == 1975
     assert ["".join(words) for words in loaded["words"]] == texts
-    # The torch path reads the graph's int8 rows: the same words (checked on a sample, for time).
+    # The torch path reads the graph's table rows (checked on a sample, for time): with float32
+    # products the same words; with int8-static products (zh_cws_gd) a few lines differ
+    # (26 of 1,975 on all of CTB6 test, docs/guides/onnx-runtime.md).
     torch_nlp = spacy.load(name, config={"components": {"gd_segmenter": {"inference_backend": "torch", "precision": "float32"}}})
     sample = slice(0, 1975, 7)
-    assert [[t.text for t in doc] for doc in torch_nlp.pipe(texts[sample])] == loaded["words"][sample]
+    torch_words = [[t.text for t in doc] for doc in torch_nlp.pipe(texts[sample])]
+    differing = sum(ours != theirs for ours, theirs in zip(torch_words, loaded["words"][sample]))
+    allowed = 0 if torch_nlp.get_pipe("gd_segmenter").cfg["onnx_matmuls"] == "float32" else len(torch_words) // 50
+    assert differing <= allowed
