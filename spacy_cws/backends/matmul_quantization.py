@@ -25,7 +25,9 @@ on 35-41 lines. That is why the shipped pipelines keep float32 products
 (the default), and this is an opt-in for throughput; "int8-static"
 (static_quantization.py) calibrates the ranges once instead.
 """
+import logging
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Dict, List
 
@@ -120,10 +122,34 @@ def int8_matmuls(graph: bytes) -> bytes:
     with tempfile.TemporaryDirectory() as folder:
         source, target = Path(folder, "float32.onnx"), Path(folder, "int8.onnx")
         onnx.save(model, source)
-        quantize_dynamic(
-            source, target, op_types_to_quantize=["MatMul"], nodes_to_quantize=products,
-            per_channel=True, weight_type=QuantType.QInt8,
-        )
+        with _without_preprocessing_advice():
+            quantize_dynamic(
+                source, target, op_types_to_quantize=["MatMul"], nodes_to_quantize=products,
+                per_channel=True, weight_type=QuantType.QInt8,
+            )
         quantized = onnx.load(target)
     onnx.helper.set_model_props(quantized, {**{p.key: p.value for p in quantized.metadata_props}, PRODUCTS_KEY: "int8"})
     return quantized.SerializeToString()
+
+
+# quantize_dynamic advises on the root logger to run ONNX Runtime's
+# pre-processing (shape inference and graph optimisation), which this
+# graph has had: its shapes are inferred above, and ONNX Runtime
+# optimises the graph when a session starts. The advice reached `adapt`'s
+# and `export-onnx`'s users as a stray warning.
+PREPROCESSING_ADVICE = "Please consider to run pre-processing before quantization"
+
+
+@contextmanager
+def _without_preprocessing_advice():
+    """Inside, the root logger drops quantize_dynamic's pre-processing advice (and nothing else)."""
+    root = logging.getLogger()
+
+    def advice(record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(PREPROCESSING_ADVICE)
+
+    root.addFilter(advice)
+    try:
+        yield
+    finally:
+        root.removeFilter(advice)

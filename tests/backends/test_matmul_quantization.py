@@ -79,3 +79,21 @@ def test_shipped_pipeline_with_int8_products_keeps_its_words_on_ctb6(zh_cws_gd_s
     assert differing <= len(texts) // 50
     torch_nlp = spacy.load(tmp_path / "nlp", config={"components": {"gd_segmenter": {"inference_backend": "torch"}}})
     assert torch_nlp.get_pipe("gd_segmenter").inference_precision in ("float32", "bfloat16")
+
+
+def test_quantizing_gives_no_preprocessing_advice_on_stderr(caplog, monkeypatch):
+    """quantize_dynamic's advice to pre-process the graph (it has been: shapes
+    inferred, ONNX Runtime optimises at session start) is not passed on to
+    the user of export-onnx or adapt; it is there without the filter."""
+    import contextlib
+
+    from spacy_cws.backends import matmul_quantization
+
+    graph = stacked_graph(numpy.random.default_rng(5))
+    with caplog.at_level("WARNING"):
+        int8_matmuls(graph)
+    assert not any(r.getMessage().startswith(matmul_quantization.PREPROCESSING_ADVICE) for r in caplog.records)
+    monkeypatch.setattr(matmul_quantization, "_without_preprocessing_advice", contextlib.nullcontext)
+    with caplog.at_level("WARNING"):
+        int8_matmuls(graph)
+    assert any(r.getMessage().startswith(matmul_quantization.PREPROCESSING_ADVICE) for r in caplog.records)
