@@ -41,6 +41,8 @@ HALF_SUFFIX = ".float16"
 BLOCKS_SUFFIX = ".int4_blocks"
 ZERO_POINTS_SUFFIX = ".block_zero_points"
 BLOCK_SCALES_SUFFIX = ".block_scales"
+# ONNX Runtime's own operators (GatherBlockQuantized, MatMulIntegerToFloat).
+CONTRIB_DOMAIN = "com.microsoft"
 # Values of a row that share a scale and a zero point in a 4-bit table.
 BLOCK = 32
 # The fractions of a block's range tried as its clipped range (block_quantized), the whole range first.
@@ -54,6 +56,15 @@ def import_onnx():
     except ImportError as err:
         raise ImportError('Compacting a segmenter\'s ONNX graph needs the onnx package: pip install "spacy-cws[export]"') from err
     return onnx
+
+
+def import_contrib_domain(model) -> None:
+    """Make ``model`` (an onnx ModelProto) import ONNX Runtime's operator
+    domain (CONTRIB_DOMAIN), where its nodes use one of its operators."""
+    from onnx import helper
+
+    if all(entry.domain != CONTRIB_DOMAIN for entry in model.opset_import):
+        model.opset_import.append(helper.make_opsetid(CONTRIB_DOMAIN, 1))
 
 
 def row_quantized(table: numpy.ndarray):
@@ -187,8 +198,8 @@ def compact_graph(graph: bytes, quantized_tables: Collection[str] = (), bits: in
     value_info = [info for info in model.graph.value_info if info.name not in replaced_outputs]
     del model.graph.value_info[:]
     model.graph.value_info.extend(value_info)
-    if any(node.domain == "com.microsoft" for node in order) and all(entry.domain != "com.microsoft" for entry in model.opset_import):
-        model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    if any(node.domain == CONTRIB_DOMAIN for node in order):
+        import_contrib_domain(model)
     onnx.checker.check_model(model)
     return model.SerializeToString()
 
@@ -226,7 +237,7 @@ def _gathered_4bit_rows(table: str, node) -> list:
     inputs = [table + BLOCKS_SUFFIX, node.input[1], table + BLOCK_SCALES_SUFFIX, table + ZERO_POINTS_SUFFIX]
     return [
         helper.make_node(
-            "GatherBlockQuantized", inputs, [node.output[0]], domain="com.microsoft",
+            "GatherBlockQuantized", inputs, [node.output[0]], domain=CONTRIB_DOMAIN,
             bits=4, block_size=BLOCK, gather_axis=0, quantize_axis=1,
         )
     ]

@@ -135,7 +135,7 @@ def int8_matmuls(graph: bytes) -> bytes:
 # quantize_dynamic advises on the root logger to run ONNX Runtime's
 # pre-processing (shape inference and graph optimisation), which this
 # graph has had: its shapes are inferred above, and ONNX Runtime
-# optimises the graph when a session starts. The advice reached `adapt`'s
+# optimises the graph when an InferenceSession starts. The advice reached `adapt`'s
 # and `export-onnx`'s users as a stray warning.
 PREPROCESSING_ADVICE = "Please consider to run pre-processing before quantization"
 

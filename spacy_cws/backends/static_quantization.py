@@ -29,7 +29,7 @@ from typing import Dict, Iterable, List, Tuple
 
 import numpy
 
-from .graph_compaction import import_onnx
+from .graph_compaction import CONTRIB_DOMAIN, import_contrib_domain, import_onnx
 from .graph_metadata import PRODUCTS_KEY
 from .matmul_quantization import int8_matmuls
 
@@ -103,7 +103,7 @@ def _replace_nodes(graph, nodes: List, dropped: set, replaced: Dict[int, object]
     its id, lives only as long as a reference to it) the graph's nodes, less
     the dropped ones, with the replaced ones swapped in; drop the nodes
     whose outputs nothing reads any more (e.g. the Constant shapes of a
-    removed Reshape: ONNX Runtime warns of each when a session starts) and
+    removed Reshape: ONNX Runtime warns of each when an InferenceSession starts) and
     the initializers no node reads."""
     kept_nodes = [replaced.get(id(node), node) for node in nodes if id(node) not in dropped or id(node) in replaced]
     outputs = {output.name for output in graph.output}
@@ -175,18 +175,12 @@ def _fused_products(model) -> None:
         quantized, weight, a_zero, b_zero = node.input
         replaced[id(node)] = helper.make_node(
             "MatMulIntegerToFloat", [quantized, weight, a_scale, b_scale, a_zero, b_zero, *bias], [output],
-            name=f"{node.name}/to_float", domain="com.microsoft",
+            name=f"{node.name}/to_float", domain=CONTRIB_DOMAIN,
         )
         dropped.update({id(node), id(cast), id(mul)})
+    # The scale products (a_scale * b_scale), read by nothing now, go with them.
     _replace_nodes(graph, nodes, dropped, replaced)
-    # The scale products (a_scale * b_scale) are read by nothing now.
-    nodes = list(graph.node)
-    users, _ = _consumers(nodes)
-    outputs = {output.name for output in graph.output}
-    unread = {id(n) for n in nodes if n.op_type == "Mul" and not any(users[o] or o in outputs for o in n.output)}
-    _replace_nodes(graph, nodes, unread, {})
-    if not any(opset.domain == "com.microsoft" for opset in model.opset_import):
-        model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    import_contrib_domain(model)
 
 
 def _constant(name: str, weights: dict, makers: dict):

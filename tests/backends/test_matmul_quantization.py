@@ -83,7 +83,7 @@ def test_shipped_pipeline_with_int8_products_keeps_its_words_on_ctb6(zh_cws_gd_s
 
 def test_quantizing_gives_no_preprocessing_advice_on_stderr(caplog, monkeypatch):
     """quantize_dynamic's advice to pre-process the graph (it has been: shapes
-    inferred, ONNX Runtime optimises at session start) is not passed on to
+    inferred, ONNX Runtime optimises when an InferenceSession starts) is not passed on to
     the user of export-onnx or adapt; it is there without the filter."""
     import contextlib
 
