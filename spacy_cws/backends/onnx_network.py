@@ -12,7 +12,7 @@ import numpy
 
 from ..decoding.word_start_decoders import word_start_decoder
 from ..freed_memory import release_freed_memory
-from ..nets.padded_inputs import INPUT_NAMES, padded_inputs, padded_length, unpadded_scores
+from ..nets.padded_inputs import INPUT_NAMES, ONNX_LENGTH_MULTIPLE, padded_inputs, padded_length, unpadded_scores
 from .choice import ONNXRUNTIME_INSTALL
 from .graph_metadata import graph_products, read_metadata
 
@@ -38,6 +38,7 @@ class OnnxNetwork:
     """
 
     backend = "onnxruntime"
+    length_multiple = ONNX_LENGTH_MULTIPLE  # of a batch's padded length
 
     def __init__(self, graph: Union[bytes, str], threads: int = 0):
         onnxruntime = import_onnxruntime()
@@ -64,13 +65,13 @@ class OnnxNetwork:
         """
         if not batch:
             return []
-        too_long = max(padded_length(seq) for seq in batch)
+        too_long = max(padded_length(seq, self.length_multiple) for seq in batch)
         if too_long > self.longest:
             raise ValueError(
                 f"the ONNX graph takes sequences of at most {self.longest - 2} units, got one of "
                 f"{max(map(len, batch))}: export it again at this max_length, or use inference_backend = \"torch\""
             )
-        inputs = padded_inputs(batch, edges=self._edges, is_train=False)
+        inputs = padded_inputs(batch, edges=self._edges, is_train=False, length_multiple=self.length_multiple)
         feed = {name: array for name, array in zip(INPUT_NAMES, inputs) if name in self._inputs}
         (scores,) = self.inference.run(["scores"], feed)
         if self._edges:  # (H, B, T - 1, 2): gaps 0..n of each sequence

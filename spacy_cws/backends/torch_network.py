@@ -7,6 +7,7 @@ from thinc.api import Model
 
 from ..decoding.label_schemes import label_scheme
 from ..nets.inference import inference_module, predict_with
+from ..nets.padded_inputs import INFERENCE_LENGTH_MULTIPLE
 
 
 class TorchNetwork:
@@ -21,6 +22,7 @@ class TorchNetwork:
     """
 
     backend = "torch"
+    length_multiple = INFERENCE_LENGTH_MULTIPLE  # of a batch's padded length (pad_features)
 
     def __init__(self, model: Model, precision: str):
         self.model = model

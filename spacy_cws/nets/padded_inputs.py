@@ -20,28 +20,34 @@ N_EXTRA_COLUMNS = 7  # without word slots; they follow, one column a slot
 N_FEATURE_COLUMNS = N_BASE_COLUMNS + N_EXTRA_COLUMNS
 # The networks' input names, in their forward's order.
 INPUT_NAMES = ("ids", "lengths", "bigrams", "criteria", "extras")
-# At inference a batch's length T is rounded up to a multiple of this. The
-# padded positions are masked, so the scores are the same, but batches then
-# take few distinct shapes, and oneDNN's primitive cache (one entry per shape)
-# is reused instead of growing with the stream: `segment` over 10M characters
-# peaks at 1,632 instead of 2,647 MB (docs/experiments/inference.md).
+# At inference a batch's length T is rounded up to a multiple of this on
+# torch. The padded positions are masked, so the scores are the same, but
+# batches then take few distinct shapes, and oneDNN's primitive cache (one
+# entry per shape) is reused instead of growing with the stream: `segment` over
+# 10M characters peaks at 1,632 instead of 2,647 MB (docs/experiments/inference.md).
 INFERENCE_LENGTH_MULTIPLE = 16
+# ONNX Runtime's CPU kernels keep no cache per shape, so its batches are
+# rounded to a smaller multiple: less padding, and `segment` of zh_cws_gd_sm
+# over CTB6 test 4.6% faster than at 16, with the same words.
+ONNX_LENGTH_MULTIPLE = 8
 
 
-def rounded_up(length: int) -> int:
-    """``length`` rounded up to a multiple of INFERENCE_LENGTH_MULTIPLE."""
-    return -(-length // INFERENCE_LENGTH_MULTIPLE) * INFERENCE_LENGTH_MULTIPLE
+def rounded_up(length: int, multiple: int = INFERENCE_LENGTH_MULTIPLE) -> int:
+    """``length`` rounded up to a multiple of ``multiple``."""
+    return -(-length // multiple) * multiple
 
 
-def padded_length(sequence) -> int:
+def padded_length(sequence, multiple: int = INFERENCE_LENGTH_MULTIPLE) -> int:
     """The length a sequence takes in an inference batch: its units plus BOS
-    and EOS, rounded up to a multiple of INFERENCE_LENGTH_MULTIPLE. Batching by
-    it (spaCy's minibatch_by_padded_size) gives full batches one shape per
-    rounded length."""
-    return rounded_up(len(sequence) + 2)
+    and EOS, rounded up to a multiple of ``multiple`` (the backend's:
+    INFERENCE_LENGTH_MULTIPLE on torch, ONNX_LENGTH_MULTIPLE on ONNX Runtime).
+    Batches of one padded length (inference_batches.py) take few shapes."""
+    return rounded_up(len(sequence) + 2, multiple)
 
 
-def padded_inputs(X: Sequence[numpy.ndarray], edges: bool, is_train: bool) -> Tuple[numpy.ndarray, ...]:
+def padded_inputs(
+    X: Sequence[numpy.ndarray], edges: bool, is_train: bool, length_multiple: int = INFERENCE_LENGTH_MULTIPLE
+) -> Tuple[numpy.ndarray, ...]:
     """The network inputs of a batch of sequences.
 
     X: per sequence int (n, 11 + K) with K word slots, or (n, 4) without
@@ -49,7 +55,7 @@ def padded_inputs(X: Sequence[numpy.ndarray], edges: bool, is_train: bool) -> Tu
         and dtype; at least one sequence.
     edges: add BOS and EOS around each sequence (the GD-Transformer scores
         the gaps at the edges; a BMES tagger tags only the units).
-    is_train: False rounds the batch length up (INFERENCE_LENGTH_MULTIPLE).
+    is_train: False rounds the batch length up to a multiple of ``length_multiple``.
     RETURNS C-contiguous int64 arrays (INPUT_NAMES' order): ids (B, T),
         lengths (B,), bigrams (B, T, 2), criteria (B,), extras (B, T, 7 + K),
         with T = max n (+ 2 with edges; rounded up at inference); padding is
@@ -61,7 +67,7 @@ def padded_inputs(X: Sequence[numpy.ndarray], edges: bool, is_train: bool) -> Tu
     features = HOST_OPS.pad(list(X))  # (B, max n, 11 + K or 4)
     length = max(n) + 2 * offset
     if not is_train:
-        length = rounded_up(length)
+        length = rounded_up(length, length_multiple)
     batch = HOST_OPS.alloc3i(len(X), length, max(N_FEATURE_COLUMNS, features.shape[2]), dtype="int64")
     batch[:, offset : offset + features.shape[1], : features.shape[2]] = features
     if edges:

@@ -76,22 +76,28 @@ def merge_words(doc: Doc, words: numpy.ndarray, component: str, text: Optional[s
         was not made by the character pretokenizer), or ``text`` is not as
         long as the Doc's text.
     """
-    multi = words[words[:, 1] - words[:, 0] > 1]
-    if not len(multi):
+    if not len(doc):
         return
-    # The token lengths and the annotations in one to_array: per Doc, every
-    # numpy or Doc call costs microseconds (a CTB6 sentence is 44 characters).
-    columns = doc.to_array(["LENGTH", "IS_SPACE", *TOKEN_ANNOTATIONS, "SENT_START"])
-    only_characters = holds_only_characters(doc, columns[:, 2:])
-    if not (only_characters and _single_character_tokens(columns[:, :2])):
-        # Words start and end on token edges where every token but whitespace
-        # is one character; otherwise they are looked up (and checked).
-        firsts, lasts = _token_ranges(doc, multi, component)
+    text = doc.text if text is None else text
+    last = doc[-1]
+    if len(text) != last.idx + len(last.text_with_ws):
+        raise ValueError(f"The text given for a Doc of {len(doc)} tokens is not its text: {text[:20]!r}")
+    # Per Doc, every numpy or Doc call costs microseconds (a CTB6 sentence is
+    # 44 characters), so the common Doc, a token per character, takes the
+    # fewest: as many tokens as characters means every token is one character
+    # with no trailing space, so every word starts and ends on token edges.
+    by_character = len(doc) == len(text)
+    if by_character and len(words) == len(doc):
+        return  # every character a word of its own
+    # Elsewhere the words' tokens are looked up first (and checked).
+    ranges = None if by_character else _token_ranges(doc, words, component)
+    if ranges is not None and not len(ranges[0]):
+        return  # no word of two characters or more
     groups = _span_offsets(doc)
-    if only_characters:
-        rebuild_in_place(doc, words, doc.text if text is None else text)
+    if holds_only_characters(doc):
+        rebuild_in_place(doc, words, text)
     else:
-        merge_with_retokenizer(doc, firsts, lasts)
+        merge_with_retokenizer(doc, *(ranges or _character_ranges(words)))
     _restore_span_groups(doc, groups)
 
 
@@ -110,24 +116,14 @@ def holds_only_characters(doc: Doc, annotations: Optional[numpy.ndarray] = None)
     return not annotations[:, :-1].any() and not annotations[1:, -1].any()
 
 
-def _single_character_tokens(lengths_and_spaces: numpy.ndarray) -> bool:
-    """Whether every token but whitespace is one character, from the Doc's
-    LENGTH and IS_SPACE columns (as the character pretokenizer makes them)."""
-    return not ((lengths_and_spaces[:, 0] != 1) & (lengths_and_spaces[:, 1] == 0)).any()
-
-
 def rebuild_in_place(doc: Doc, words: numpy.ndarray, text: str) -> None:
     """Replace the tokens of ``doc`` by ``words`` (and the whitespace between
     them) on the same Doc object, keeping its Doc-level state. Span groups
     are left for the caller to re-anchor.
 
     words: int (n_words, 2) sorted [start, end) offsets of every non-whitespace word.
-    text: the Doc's text.
-    RAISES ValueError: if ``text`` is not as long as the Doc's text.
+    text: the Doc's text (the caller checked its length).
     """
-    last = doc[-1]
-    if len(text) != last.idx + len(last.text_with_ws):
-        raise ValueError(f"The text given for a Doc of {len(doc)} tokens is not its text: {text[:20]!r}")
     state = {name: getattr(doc, name) for name in DOC_STATE}
     tokens, spaces = words_and_spaces(text, words)
     doc.__init__(doc.vocab, words=tokens, spaces=spaces, user_data=doc.user_data)
@@ -146,8 +142,18 @@ def merge_with_retokenizer(doc: Doc, firsts: numpy.ndarray, lasts: numpy.ndarray
                 retokenizer.merge(doc[first : last + 1])
 
 
-def _token_ranges(doc: Doc, multi: numpy.ndarray, component: str) -> Tuple[numpy.ndarray, numpy.ndarray]:
-    """int64 (len(multi),) twice: the first and last token index of each word in ``multi``."""
+def _character_ranges(words: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """The first and last token index of each word of two characters or
+    more, in a Doc of a token per character: int64 (m,) twice."""
+    multi = words[words[:, 1] - words[:, 0] > 1]
+    return multi[:, 0], multi[:, 1] - 1
+
+
+def _token_ranges(doc: Doc, words: numpy.ndarray, component: str) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """The first and last token index of each word of two characters or
+    more: int64 (m,) twice. RAISES ValueError: if such a word does not start
+    and end on token edges."""
+    multi = words[words[:, 1] - words[:, 0] > 1]
     offsets = doc.to_array([IDX, LENGTH]).astype(numpy.int64).reshape(-1, 2)
     token_starts, token_ends = offsets[:, 0], offsets[:, 0] + offsets[:, 1]
     first = numpy.searchsorted(token_starts, multi[:, 0])

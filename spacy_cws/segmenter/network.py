@@ -200,11 +200,10 @@ class SegmenterNetwork:
 
     def _calibration_feeds(self, texts: Sequence[str], component: str) -> Iterator[Dict[str, numpy.ndarray]]:
         """The graph inputs of ``texts``, batch by batch as inference makes
-        them (length-sorted batches of at most ``batch_units`` padded units).
+        them (nets/inference_batches.py).
         RAISES ValueError: for no text."""
-        from spacy.training.batchers import minibatch_by_padded_size
-
-        from ..nets.padded_inputs import INPUT_NAMES, padded_inputs, padded_length
+        from ..nets.inference_batches import batches_by_padded_length
+        from ..nets.padded_inputs import INPUT_NAMES, ONNX_LENGTH_MULTIPLE, padded_inputs
 
         texts = [text for text in texts if text.strip()]
         if not texts:
@@ -215,8 +214,9 @@ class SegmenterNetwork:
         ids = self.featurizer.criterion_ids([None] * len(texts), self.cfg["criterion"], component)
         _, _, sequences = self.featurizer.featurize(texts, ids)
         edges = self.model.attrs.get("labels", "gaps") == "gaps"
-        for batch in minibatch_by_padded_size(sequences, size=self.cfg["batch_units"], buffer=len(sequences), get_length=padded_length):
-            yield dict(zip(INPUT_NAMES, padded_inputs(batch, edges=edges, is_train=False)))
+        for batch in batches_by_padded_length(sequences, self.cfg["batch_units"], ONNX_LENGTH_MULTIPLE):
+            inputs = padded_inputs([sequences[i] for i in batch], edges, False, ONNX_LENGTH_MULTIPLE)
+            yield dict(zip(INPUT_NAMES, inputs))
 
     def remove_onnx(self, component: str) -> None:
         """Drop the graph: predictions run on torch (its tables, if it holds

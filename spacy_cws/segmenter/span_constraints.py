@@ -1,4 +1,6 @@
 """Applying kept-whole spans to predicted words, without losing a character."""
+from typing import List, Sequence, Tuple
+
 import numpy
 
 from ..features.character_view import CharacterView, _is_space, code_points
@@ -64,10 +66,56 @@ def apply_span_constraints(
 
 
 def constrained_words(
-    text: str, view: CharacterView, words: numpy.ndarray, whole: numpy.ndarray, patterns: PatternSpans
+    texts: Sequence[str],
+    views: Sequence[CharacterView],
+    words: Sequence[numpy.ndarray],
+    wholes: Sequence[numpy.ndarray],
+    patterns: PatternSpans,
+) -> List[numpy.ndarray]:
+    """Per text, the model's ``words`` of it with its ``wholes`` spans
+    (force-mode user words) one word each, and the spans of ``patterns``, the
+    view's runs and grapheme clusters never cut inside (apply_span_constraints).
+
+    words, wholes: per text int64 (n, 2) and (k, 2) [start, end) offsets.
+    RETURNS per text int64 (n', 2): its words (the same array where nothing
+    changes them).
+
+    Most texts keep the model's words: no span to keep whole, and every
+    unbroken span inside one word (numbers the model keeps whole). They are
+    found for the whole batch in one numpy pass over the texts laid end to
+    end; text by text, the numpy calls cost about 10 µs a CTB6 sentence.
+    """
+    unbroken = [(patterns(text), view.runs, grapheme_clusters(text)) for text, view in zip(texts, views)]
+    changed = _with_cut_spans(texts, words, unbroken)
+    for index, whole in enumerate(wholes):
+        changed[index] |= len(whole) > 0
+    return [
+        apply_span_constraints(text, text_words, whole, numpy.concatenate(spans)) if change else text_words
+        for text, text_words, whole, spans, change in zip(texts, words, wholes, unbroken, changed.tolist())
+    ]
+
+
+def _with_cut_spans(
+    texts: Sequence[str], words: Sequence[numpy.ndarray], unbroken: Sequence[Tuple[numpy.ndarray, ...]]
 ) -> numpy.ndarray:
-    """The model's ``words`` of ``text`` with the ``whole`` spans (force-mode
-    user words) one word each, and the spans of ``patterns``, the view's runs
-    and grapheme clusters never cut inside (apply_span_constraints)."""
-    unbroken = numpy.concatenate([patterns(text), view.runs, grapheme_clusters(text)])
-    return apply_span_constraints(text, words, whole, unbroken)
+    """bool (len(texts),): whether a text's words cut inside one of its
+    unbroken spans, i.e. the word holding the span's first character does not
+    hold its last (texts laid end to end, a character apart)."""
+    shifts = numpy.cumsum([0] + [len(text) + 1 for text in texts[:-1]], dtype=numpy.int64)
+    word_counts = numpy.fromiter(map(len, words), dtype=numpy.int64, count=len(words))
+    parts = [part for text_spans in unbroken for part in text_spans]
+    span_counts = numpy.fromiter(map(len, parts), dtype=numpy.int64, count=len(parts))
+    span_counts = span_counts.reshape(len(texts), -1).sum(axis=1)
+    changed = numpy.zeros(len(texts), dtype=bool)
+    if not span_counts.any():
+        return changed
+    spans = numpy.concatenate(parts) + numpy.repeat(shifts, span_counts)[:, None]
+    if not word_counts.any():
+        changed[span_counts > 0] = True
+        return changed
+    # One text (a long line) is its own layout: no copy of its words.
+    laid = words[0] if len(words) == 1 else numpy.concatenate(words) + numpy.repeat(shifts, word_counts)[:, None]
+    holder = numpy.searchsorted(laid[:, 0], spans[:, 0], side="right") - 1
+    intact = (holder >= 0) & (laid[holder, 1] >= spans[:, 1])
+    changed[numpy.repeat(numpy.arange(len(texts)), span_counts)[~intact]] = True
+    return changed

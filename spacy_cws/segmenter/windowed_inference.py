@@ -3,22 +3,21 @@
 Features and scores are made ``WINDOW_UNITS`` units at a time (unit_windows.py),
 so a long text needs scratch memory for one window, not for the whole text;
 the words are those of one pass. Within a window the model sequences are
-scored in length-sorted batches of at most ``batch_units`` padded units; the
-user words' decoding bonus is added to the scores, and the decoded words
-meet the span constraints (span_constraints.py): force-mode user words and
-the prefer-mode ones the model cut into unknown pieces (unknown_pieces.py)
-stay whole.
+scored in batches of one padded length, of at most ``batch_units`` padded
+units (nets/inference_batches.py); the user words' decoding bonus is added to
+the scores, and the decoded words of all texts meet the span constraints at
+once (span_constraints.py): force-mode user words and the prefer-mode ones the
+model cut into unknown pieces (unknown_pieces.py) stay whole.
 """
 from itertools import islice
 from typing import List, Optional, Sequence, Tuple
 
 import numpy
-from spacy.training.batchers import minibatch_by_padded_size
 from thinc.types import Floats3d
 
 from ..decoding.word_spans import decode_words
 from ..freed_memory import release_freed_memory
-from ..nets.padded_inputs import padded_length
+from ..nets.inference_batches import batches_by_padded_length
 from .boundary_probabilities import character_gap_probabilities, unit_start_probabilities
 from .dictionary_bonus import add_dictionary_bonus
 from .featurizer import Featurizer
@@ -86,14 +85,12 @@ def segment_in_windows(
             # A long input: the window's scratch memory goes back to the system,
             # else glibc's heap grows window after window (freed_memory.py).
             release_freed_memory()
-    words = [
-        constrained_words(
-            text, view, text_words, user_words.whole_spans(text, view, text_words, matches), patterns
-        )
-        for text, view, text_words, matches in zip(
-            texts, views, decode_words(views, spans, span_starts), bonus_matches or [None] * len(texts)
-        )
+    decoded = decode_words(views, spans, span_starts)
+    wholes = [
+        user_words.whole_spans(text, view, text_words, matches)
+        for text, view, text_words, matches in zip(texts, views, decoded, bonus_matches or [None] * len(texts))
     ]
+    words = constrained_words(texts, views, decoded, wholes, patterns)
     gap_probs = character_gap_probabilities(texts, views, spans, span_probs) if with_probs else []
     if len(windows) > 1:
         del views, span_starts, span_probs
@@ -103,15 +100,11 @@ def segment_in_windows(
 
 def score_sequences(network, sequences: List[numpy.ndarray], batch_units: int) -> List[Floats3d]:
     """Run the inference network (eval mode, no dropout, no shared mutable
-    state) over length-sorted batches of at most ``batch_units`` padded units
-    (spaCy's minibatch_by_padded_size).
+    state) over batches of one padded length, of at most ``batch_units``
+    padded units (nets/inference_batches.py).
     RETURNS per sequence its scores as numpy (one host copy per batch)."""
-    if not sequences:
-        return []
-    position = {id(seq): i for i, seq in enumerate(sequences)}
     results: List[Optional[Floats3d]] = [None] * len(sequences)
-    batches = minibatch_by_padded_size(sequences, size=batch_units, buffer=len(sequences), get_length=padded_length)
-    for batch in batches:
-        for seq, score in zip(batch, network.scores(batch)):
-            results[position[id(seq)]] = score
+    for batch in batches_by_padded_length(sequences, batch_units, network.length_multiple):
+        for index, score in zip(batch, network.scores([sequences[index] for index in batch])):
+            results[index] = score
     return results

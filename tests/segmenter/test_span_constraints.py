@@ -64,3 +64,38 @@ def test_a_whole_span_becomes_one_word_and_a_cluster_joins_its_neighbour():
     assert apply_span_constraints(text, words, whole, empty).tolist() == [[0, 2], [2, 6]]
     unbroken = numpy.asarray([[1, 3]], dtype=numpy.int64)
     assert apply_span_constraints(text, words, empty, unbroken).tolist() == [[0, 4], [4, 6]]
+
+
+def test_a_batch_gets_each_texts_own_constrained_words(shared_data):
+    """constrained_words over a batch (the common case found in one pass)
+    equals apply_span_constraints text by text: CTB6 test lines split into
+    their gold words (numbers kept whole) or into characters (every run cut),
+    and lines with URLs, e-mail addresses, emoji and whitespace."""
+    from spacy_cws.features.character_view import Normaliser
+    from spacy_cws.segmenter.span_constraints import constrained_words
+    from spacy_cws.segmenter.unbroken_spans import DEFAULT_PATTERNS, PatternSpans, grapheme_clusters
+
+    lines = (shared_data / "ctb6" / "test.seg").read_text(encoding="utf-8").splitlines()
+    lines = [line for line in lines if line.strip()]
+    texts, words, wholes = [], [], []
+    for index, line in enumerate(lines[:300]):
+        gold = line.split()
+        texts.append("".join(gold))
+        ends = numpy.cumsum([len(word) for word in gold]) if index % 3 else numpy.arange(1, len(texts[-1]) + 1)
+        words.append(numpy.stack([ends - numpy.diff(ends, prepend=0), ends], axis=1).astype(numpy.int64))
+        wholes.append(numpy.asarray([[0, 2]] if index % 7 == 0 else [], dtype=numpy.int64).reshape(-1, 2))
+    for text in ["访问 https://spacy.io/usage 了解", "写信给 someone@example.com。", "👨‍👩‍👧好", "2024 年 3.5%"]:
+        texts.append(text)
+        starts = [i for i, c in enumerate(text) if not c.isspace()]
+        words.append(numpy.asarray([[i, i + 1] for i in starts], dtype=numpy.int64))
+        wholes.append(numpy.zeros((0, 2), dtype=numpy.int64))
+    views = Normaliser().views(texts)
+    patterns = PatternSpans(DEFAULT_PATTERNS)
+    result = constrained_words(texts, views, words, wholes, patterns)
+    changed = 0
+    for text, view, text_words, whole, got in zip(texts, views, words, wholes, result):
+        unbroken = numpy.concatenate([patterns(text), view.runs, grapheme_clusters(text)])
+        expected = apply_span_constraints(text, text_words, whole, unbroken)
+        assert got.tolist() == expected.tolist(), text
+        changed += got.tolist() != text_words.tolist()
+    assert 20 < changed < len(texts) - 100  # the batch held texts the constraints change and texts they keep
