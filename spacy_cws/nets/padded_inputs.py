@@ -28,7 +28,8 @@ INPUT_NAMES = ("ids", "lengths", "bigrams", "criteria", "extras")
 INFERENCE_LENGTH_MULTIPLE = 16
 # ONNX Runtime's CPU kernels keep no cache per shape, so its batches are
 # rounded to a smaller multiple: less padding, and `segment` of zh_cws_gd_sm
-# over CTB6 test 4.6% faster than at 16, with the same words.
+# over CTB6 test about 5% faster than at 16, with the same words
+# (docs/guides/onnx-runtime.md#measured).
 ONNX_LENGTH_MULTIPLE = 8
 
 

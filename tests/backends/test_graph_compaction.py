@@ -142,13 +142,15 @@ def test_compacted_graph_scores_near_the_original_and_names_its_tables(monkeypat
 def test_shipped_pipeline_exported_with_quantized_tables_saves_them_once_and_both_backends_agree(
     zh_cws_gd_sm_nlp, tmp_path, tables, graph_mb
 ):
-    """zh_cws_gd_sm exported as `ship` does (4-bit blocks) or with int8 rows:
-    the bigram table lives in the graph only (the weights file is small),
-    the graph's size follows the rows' bits, and the words of ONNX Runtime
-    and of torch (reading the graph's rows) are the same after loading."""
+    """zh_cws_gd_sm exported with 4-bit blocks (as `ship` does) or int8 rows,
+    and float32 products: the bigram table lives in the graph only (the
+    weights file is small), the graph's size follows the rows' bits, and the
+    words of ONNX Runtime and of torch (reading the graph's rows) are the
+    same after loading."""
     nlp = pickle.loads(pickle.dumps(zh_cws_gd_sm_nlp))
     segmenter = nlp.get_pipe("gd_segmenter")
     segmenter.cfg["onnx_tables"] = tables
+    segmenter.cfg["onnx_matmuls"] = "float32"  # the shipped graph's int8-static products needs calibration text
     segmenter.export_onnx()
     nlp.to_disk(tmp_path / "nlp")
     folder = tmp_path / "nlp" / "gd_segmenter"
@@ -162,7 +164,7 @@ def test_shipped_pipeline_exported_with_quantized_tables_saves_them_once_and_bot
 
 def test_weights_saved_without_their_tables_need_the_graph(zh_cws_gd_sm_nlp, tmp_path):
     nlp = pickle.loads(pickle.dumps(zh_cws_gd_sm_nlp))
-    nlp.get_pipe("gd_segmenter").export_onnx()
+    nlp.get_pipe("gd_segmenter").export_onnx(SENTENCES)  # calibration text for its int8-static products
     nlp.to_disk(tmp_path / "nlp")
     (tmp_path / "nlp" / "gd_segmenter" / "graph.onnx").unlink()
     with pytest.raises(ValueError, match="leave out the tables"):
