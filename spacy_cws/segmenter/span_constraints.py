@@ -105,7 +105,7 @@ def _with_cut_spans(
     word_counts = numpy.fromiter(map(len, words), dtype=numpy.int64, count=len(words))
     parts = [part for text_spans in unbroken for part in text_spans]
     span_counts = numpy.fromiter(map(len, parts), dtype=numpy.int64, count=len(parts))
-    span_counts = span_counts.reshape(len(texts), -1).sum(axis=1)
+    span_counts = span_counts.reshape(len(texts), len(unbroken[0]) if unbroken else 0).sum(axis=1)
     changed = numpy.zeros(len(texts), dtype=bool)
     if not span_counts.any():
         return changed

@@ -99,3 +99,13 @@ def test_a_batch_gets_each_texts_own_constrained_words(shared_data):
         assert got.tolist() == expected.tolist(), text
         changed += got.tolist() != text_words.tolist()
     assert 20 < changed < len(texts) - 100  # the batch held texts the constraints change and texts they keep
+
+
+def test_a_batch_of_no_texts_or_of_empty_texts_gets_no_words(zh_cws_gd_sm_nlp):
+    segmenter = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter")
+    assert segmenter.segment_texts([]) == []
+    assert segmenter.segment_with_probs([]) == ([], [])
+    sentence = "新华社北京二月十一日电"
+    words = [words.tolist() for words in segmenter.segment_texts(["", " ", "\n", sentence])]
+    assert words == [[], [], [], segmenter.segment_texts([sentence])[0].tolist()]
+    assert ["".join(sentence[a:b] for a, b in words[3])] == [sentence]
