@@ -21,7 +21,8 @@ from .padded_inputs import padded_length
 
 def batches_by_padded_length(sequences: Sequence, batch_units: int, length_multiple: int) -> Iterator[List[int]]:
     """Indices into ``sequences``, one list per batch: sequences of one
-    padded length L (``padded_length`` at ``length_multiple``, the backend's), at most ``max(1, batch_units // L)`` of them (so at most
+    padded length L (``padded_length`` at ``length_multiple``, the
+    backend's), at most ``max(1, batch_units // L)`` of them (so at most
     ``batch_units`` padded units, or one sequence longer than that), shortest
     lengths first, each length's sequences in their given order.
 
@@ -31,7 +32,9 @@ def batches_by_padded_length(sequences: Sequence, batch_units: int, length_multi
     """
     if batch_units < 1:
         raise ValueError(f"batch_units must be at least 1, got {batch_units}")
-    lengths = numpy.fromiter((padded_length(seq, length_multiple) for seq in sequences), dtype=numpy.int64, count=len(sequences))
+    lengths = numpy.fromiter(
+        (padded_length(seq, length_multiple) for seq in sequences), dtype=numpy.int64, count=len(sequences)
+    )
     order = numpy.argsort(lengths, kind="stable")
     sorted_lengths = lengths[order]
     bounds = numpy.flatnonzero(sorted_lengths[1:] != sorted_lengths[:-1]) + 1

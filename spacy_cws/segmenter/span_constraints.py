@@ -87,8 +87,7 @@ def constrained_words(
     """
     unbroken = [(patterns(text), view.runs, grapheme_clusters(text)) for text, view in zip(texts, views)]
     changed = _with_cut_spans(texts, words, unbroken)
-    for index, whole in enumerate(wholes):
-        changed[index] |= len(whole) > 0
+    changed |= numpy.fromiter(map(len, wholes), dtype=numpy.int64, count=len(wholes)) > 0
     return [
         apply_span_constraints(text, text_words, whole, numpy.concatenate(spans)) if change else text_words
         for text, text_words, whole, spans, change in zip(texts, words, wholes, unbroken, changed.tolist())
@@ -104,8 +103,7 @@ def _with_cut_spans(
     shifts = numpy.cumsum([0] + [len(text) + 1 for text in texts[:-1]], dtype=numpy.int64)
     word_counts = numpy.fromiter(map(len, words), dtype=numpy.int64, count=len(words))
     parts = [part for text_spans in unbroken for part in text_spans]
-    span_counts = numpy.fromiter(map(len, parts), dtype=numpy.int64, count=len(parts))
-    span_counts = span_counts.reshape(len(texts), len(unbroken[0]) if unbroken else 0).sum(axis=1)
+    span_counts = numpy.fromiter((sum(map(len, spans)) for spans in unbroken), dtype=numpy.int64, count=len(unbroken))
     changed = numpy.zeros(len(texts), dtype=bool)
     if not span_counts.any():
         return changed
