@@ -156,7 +156,8 @@ def segment_cli(
     output of its input line in the --format given.
 
     Lines end at \\n or \\r\\n, and each output line ends as its input line
-    did. A lone \\r stays inside its line (as whitespace) and is warned about.
+    did (a last line without a line end gets none). A lone \\r stays inside
+    its line (as whitespace) and is warned about.
     A line that cannot be read (not UTF-8, too long, bad JSON) stops the run
     with a message naming it; the lines before it are written.
     """

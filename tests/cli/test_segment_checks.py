@@ -1,5 +1,6 @@
 """``segment`` with the shipped small pipeline on bad or unusual input: one
-message on stderr naming what to fix, no traceback, no text lost (issue 39)."""
+message on stderr naming what to fix, no traceback, no text lost (issues 39
+and 50)."""
 import importlib.util
 import json
 
@@ -99,6 +100,32 @@ def test_resume_refuses_an_output_that_is_not_this_inputs(finished, tmp_path, ex
     before = output.read_bytes()
     assert_refused(segment(source, "-o", output, "--resume", *args), "Cannot resume", named)
     assert output.read_bytes() == before  # not even the cut line is removed
+
+
+def test_a_last_line_without_line_end_gets_none(finished, tmp_path):
+    """Issue 50, item 10: the output of an input whose last line had no line
+    end ended with one; where another input follows, the line still ends."""
+    source, complete = finished
+    unended = tmp_path / "unended.txt"
+    unended.write_bytes(source.read_bytes()[:-1])
+    assert segment(unended).stdout_bytes == complete[:-1]
+    assert segment(unended, unended).stdout_bytes == complete + complete[:-1]
+    output = tmp_path / "out.txt"
+    output.write_bytes(complete[:-1])  # a finished output: its last line is segmented again
+    result = segment(unended, "-o", output, "--resume")
+    assert result.exit_code == 0, result.output
+    assert output.read_bytes() == complete[:-1]
+
+
+def test_empty_user_dictionary_is_warned_about(tmp_path):
+    """Issue 50, item 10: an empty --user-dict file was taken without a word."""
+    source = write_input(tmp_path / "in.txt", LINES)
+    words = tmp_path / "words.txt"
+    words.write_bytes(b"\n\n")
+    result = segment(source, "--user-dict", words)
+    assert result.exit_code == 0, result.output
+    assert f"⚠ {words} holds no words" in result.stderr
+    assert result.stdout == segment(source).stdout
 
 
 def test_crlf_lines_keep_their_line_ends_and_jsonl_text(tmp_path):
