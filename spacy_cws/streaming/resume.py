@@ -7,7 +7,8 @@ the last line of an input that ends without a line end ends so in a finished
 output too, and counts as cut short (it is segmented again).
 Before anything is appended, each complete line is checked against its input
 line: the output must be a prefix of this input's output in this format.
-Only then is a line cut short by the interruption removed.
+Only then is a line cut short by the interruption removed. Which pipeline
+wrote the output, its lines cannot tell: run_record.py checks that.
 """
 import json
 from pathlib import Path
