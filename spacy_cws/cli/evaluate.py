@@ -6,7 +6,8 @@ import srsly
 import typer
 from wasabi import msg
 
-from ..scoring.evaluate import check_evaluation_files, evaluate_corpus
+from ..scoring.evaluate import evaluate_corpus
+from ..scoring.evaluation_checks import check_evaluation_files
 from .segment import CRITERION_OPTION, USER_DICT_MODE_OPTION, USER_DICT_OPTION, UserDictionaryMode, prepare_pipeline
 from . import app
 from .errors import fail

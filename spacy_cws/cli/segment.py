@@ -4,7 +4,8 @@ The command checks its options, says what went wrong on stderr (no
 traceback) and runs the library's streaming segmentation (spacy_cws.streaming):
 lines.py reads the input (line ends, BOM, UTF-8, JSON lines), segmentation.py
 segments it, formats.py writes each output line (``text`` or ``jsonl``),
-output.py and resume.py write and continue the output file.
+output.py and resume.py write and continue the output file, run_record.py
+records (and on --resume checks) the pipeline that writes it.
 """
 import os
 import sys
@@ -25,6 +26,7 @@ from ..streaming.lines import STDIN, InputError, InputLine, read_inputs, until_i
 from ..streaming.output import OutputError, open_output, write_lines
 from ..streaming.pipeline import configure_pipeline, load_configured, sole_segmenter
 from ..streaming.resume import ResumeError, check_resumable, cut_incomplete_line
+from ..streaming.run_record import check_run_record, record_path, run_record, write_run_record
 from ..streaming.segmentation import output_lines, scored_lines, segment_lines
 from . import app
 from .errors import fail, warn, warnings_on_stderr
@@ -153,10 +155,14 @@ def segment_cli(
     With --resume an interrupted run's output file keeps its complete lines
     and the run continues after them: the result is byte-identical to an
     uninterrupted run. The output's lines are checked first: each must be the
-    output of its input line in the --format given.
+    output of its input line in the --format given, and the pipeline,
+    criterion and user dictionary those of the run that began it (recorded
+    in OUTPUT.segment.json beside the output file; an output without one is
+    warned about).
 
     Lines end at \\n or \\r\\n, and each output line ends as its input line
-    did. A lone \\r stays inside its line (as whitespace) and is warned about.
+    did (a last line without a line end gets none). A lone \\r stays inside
+    its line (as whitespace) and is warned about.
     A line that cannot be read (not UTF-8, too long, bad JSON) stops the run
     with a message naming it; the lines before it are written.
     """
@@ -165,8 +171,9 @@ def segment_cli(
         # exists(), not is_file(): /dev/stdin and named pipes are inputs too.
         if name != STDIN and not Path(name).exists():
             fail(f"Input file not found: {name}")
-    if output is not None and any(name != STDIN and Path(name).resolve() == output.resolve() for name in inputs):
-        fail(f"The output {output} is also an input: it would be overwritten while it is read.")
+    written = set() if output is None else {output.resolve(), record_path(output).resolve()}
+    if any(name != STDIN and Path(name).resolve() in written for name in inputs):
+        fail(f"The output {output} (or its run record) is also an input: it would be overwritten while it is read.")
     if resume and output is None:
         fail("--resume needs --output: the file whose complete lines are kept.")
     if engine == Engine.ray and (STDIN in inputs or resume):
@@ -176,6 +183,9 @@ def segment_cli(
     if probs and (output_format != LineFormat.jsonl or engine != Engine.local or n_process > 1 or resume):
         fail("--probs writes jsonl (--format jsonl) with the local engine in one process (--n-process 1), without --resume.")
     nlp = prepare_pipeline(model, criterion, user_dict, user_dict_mode, max_line_chars)
+    # A new output file gets the run's record; a resumed one keeps its own (checked), or has none.
+    record = None if output is None else run_record(nlp, user_dict, user_dict_mode.value)
+    new_output = output is not None and (not resume or not output.exists() or output.stat().st_size == 0)
     show_progress = stderr_is_terminal()
     progress = tqdm(
         total=None if STDIN in inputs else sum(Path(name).stat().st_size for name in inputs),
@@ -192,7 +202,7 @@ def segment_cli(
         else:
             records = read_inputs(inputs, progress, nlp.max_length, input_format, warn)
             if resume:
-                skip_resumed_lines(output, records, output_format)
+                skip_resumed_lines(output, records, output_format, record)
             records = until_input_error(records, stopped)
             if probs:
                 segment = partial(scored_lines, nlp, batch_size=batch_size, segmenter=sole_segmenter(nlp))
@@ -201,6 +211,8 @@ def segment_cli(
                 segment = partial(segment_lines, nlp, batch_size=batch_size, n_process=n_process)
                 lines = output_lines(records, segment, FORMATTERS[output_format])
         with open_output(output, append=resume) as sink:
+            if new_output:
+                keep_run_record(output, record)
             write_lines(sink, lines, "standard output" if output is None else f"the output file {output}")
     except InputError as err:
         fail(str(err))
@@ -225,13 +237,20 @@ def segment_cli(
         fail(f"{stopped[0]} The lines before it are written{kept}.")
 
 
-def skip_resumed_lines(output: Path, records: Iterator[InputLine], output_format: LineFormat) -> None:
+def skip_resumed_lines(output: Path, records: Iterator[InputLine], output_format: LineFormat, record: dict) -> None:
     """Take from ``records`` the lines an interrupted run's ``output`` already
     holds, checking each (check_resumable), then cut the line it left
-    incomplete. Fail, leaving ``output`` as it is, when it is not a prefix of
-    this input's output in ``output_format``.
+    incomplete. Fail, leaving ``output`` as it is, when its run record is not
+    ``record`` (check_run_record) or it is not a prefix of this input's output
+    in ``output_format``; warn when it has no run record.
     RAISES InputError as the reader does for the lines checked."""
     try:
+        if output.exists() and output.stat().st_size and not check_run_record(output, record):
+            warn(
+                f"{output} has no run record ({record_path(output)}): which pipeline, criterion and user "
+                "dictionary began it cannot be checked, only that its lines are this input's. It is "
+                "continued, and left without a record."
+            )
         check_resumable(output, records, output_format.value)
         if output.exists():
             cut_incomplete_line(output)
@@ -239,6 +258,19 @@ def skip_resumed_lines(output: Path, records: Iterator[InputLine], output_format
         fail(str(err))
     except OSError as err:
         fail(f"Cannot resume from {output}: {err.strerror}")
+
+
+def keep_run_record(output: Path, record: dict) -> None:
+    """Write the run record beside a new ``output`` (write_run_record); warn
+    when it cannot be written: the run goes on, and a --resume of its output
+    cannot check the pipeline."""
+    try:
+        write_run_record(output, record)
+    except OSError as err:
+        warn(
+            f"Cannot write the run record {record_path(output)} ({err.strerror or err}): a --resume of "
+            f"{output} will not check which pipeline, criterion and user dictionary began it."
+        )
 
 
 def quiet_stdout() -> None:

@@ -17,7 +17,7 @@ from typing import Callable, Dict, Iterator, List, Optional
 import numpy
 
 from ..streaming.formats import FORMATTERS, LineFormat
-from ..streaming.lines import read_texts
+from ..streaming.lines import ended_but_last, read_texts
 from ..streaming.segmentation import segment_lines
 
 try:
@@ -66,7 +66,8 @@ def segment_with_ray(
     max_length: int,
     show_progress: bool,
 ) -> Iterator[str]:
-    """Output lines of ``paths`` in input order, segmented by ``actors`` actors.
+    """Output lines of ``paths`` in input order, segmented by ``actors`` actors,
+    each with its line end (the local engine's: streaming.lines.read_inputs).
 
     load, output_format, batch_size: as PipelineActor takes them.
     address: a Ray cluster to join ("auto", "ray://host:10001"); None starts a local one.
@@ -96,5 +97,10 @@ def segment_with_ray(
             num_cpus=1,
         )
     )
-    for batch in dataset.iter_batches(batch_size=None, batch_format="numpy"):
-        yield from batch["line"]
+    lines = (line for batch in dataset.iter_batches(batch_size=None, batch_format="numpy") for line in batch["line"])
+    # A file's last line without a line end gets "\n" where another file follows.
+    yield from ended_but_last(lines, _ended_line)
+
+
+def _ended_line(line: str) -> str:
+    return line if line.endswith("\n") else line + "\n"

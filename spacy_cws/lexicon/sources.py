@@ -34,7 +34,8 @@ def read_user_dictionary(path: Union[str, Path]) -> Lexicon:
     with fields left over, or a space-separated POS that is no tag of the
     ICTCLAS (jieba) or CTB sets (``Color OS`` reads as the word ``Color``
     with POS ``OS``), gives a UserDictionaryWarning naming the file and line
-    (the first MAX_LINE_WARNINGS lines, then one warning counting the rest).
+    (the first MAX_LINE_WARNINGS lines, then one warning counting the rest);
+    a file without a word gives one naming the file.
 
     RAISES FileNotFoundError: naming a missing file; IsADirectoryError: for a
         folder; ValueError: naming the file and line of bytes that are not
@@ -55,6 +56,12 @@ def read_user_dictionary(path: Union[str, Path]) -> Lexicon:
             problems.append(f"{path}:{line_no}: {problem}")
         lexicon.add(word, frequency, pos)
     _warn_about_lines(problems, path)
+    if not lexicon:
+        warnings.warn(
+            f"{path} holds no words (it is empty, or all its lines are blank): it adds nothing",
+            UserDictionaryWarning,
+            stacklevel=2,
+        )
     return lexicon
 
 

@@ -17,10 +17,8 @@ from spacy.training import Example
 
 from ..corpora.evaluation_files import TEST_GOLD, TEST_INPUT, list_text_lines
 from ..segmenter.pipeline_segmenters import inference_precision_of
-from .line_alignment import check_line_alignment, check_word_list
-from .sighan import read_byte_lines, score_files
-
-EVALUATION_FILES = (TEST_INPUT, TEST_GOLD, "train_words.txt", "test.spacy")
+from .evaluation_checks import TEST_DOCS, TRAIN_WORDS, check_evaluation_files
+from .sighan import score_files
 
 
 def segment(nlp: Language, texts: Iterable[str], batch_size: int) -> List[Doc]:
@@ -33,27 +31,6 @@ def system_line(doc: Doc) -> str:
     return " ".join(token.text for token in doc if not token.is_space)
 
 
-def check_evaluation_files(corpus_dir: Path) -> None:
-    """Check a prepared corpus before its test set is segmented: its files
-    are there, the gold has one line per test input line (as ``score``
-    checks a system file, without comparing characters: the official MSR
-    and AS gold files differ from their input on a few lines) and the
-    training word list is UTF-8 and not empty (as ``score`` checks it).
-
-    RAISES FileNotFoundError: naming a missing file of corpus_dir;
-        LineMismatchError: when the gold and input line counts differ (e.g. a
-        truncated gold file); CorpusFormatError: for a gold, input or word
-        list line that is not UTF-8; ValueError: for an empty word list.
-    """
-    for name in EVALUATION_FILES:
-        if not (corpus_dir / name).is_file():
-            raise FileNotFoundError(f"{corpus_dir / name} is missing: run the prepare command first")
-    gold, test_input = corpus_dir / TEST_GOLD, corpus_dir / TEST_INPUT
-    check_line_alignment(read_byte_lines(gold), read_byte_lines(test_input), gold, test_input, same_characters=False)
-    words = corpus_dir / "train_words.txt"
-    check_word_list(read_byte_lines(words), words)
-
-
 def evaluate_corpus(nlp: Language, corpus_dir: Path, system_output: Path, batch_size: int = 256) -> Dict:
     """Segment the test set and score it.
 
@@ -64,7 +41,7 @@ def evaluate_corpus(nlp: Language, corpus_dir: Path, system_output: Path, batch_
               "spacy": token_acc/p/r/f, "speed": characters, seconds, chars_per_second, batch_size,
         precision (the segmenter's, "auto" resolved; None without one)}.
     RAISES FileNotFoundError, LineMismatchError, CorpusFormatError and
-        ValueError as check_evaluation_files does.
+        ValueError as check_evaluation_files (evaluation_checks.py) does.
     """
     corpus_dir = Path(corpus_dir)
     check_evaluation_files(corpus_dir)
@@ -74,12 +51,14 @@ def evaluate_corpus(nlp: Language, corpus_dir: Path, system_output: Path, batch_
     seconds = time.perf_counter() - start
     system_output.parent.mkdir(parents=True, exist_ok=True)
     system_output.write_bytes("".join(system_line(doc) + "\n" for doc in docs).encode("utf-8"))
-    # The system lines are the input lines, so they are aligned by construction;
+    # The system lines are the input lines, checked against the gold above;
     # the official MSR and AS gold files differ from their official input on
     # a few lines, which the official (Perl) measures score as they are.
-    official = score_files(corpus_dir / TEST_GOLD, system_output, corpus_dir / "train_words.txt", perl_compat=True)
+    official = score_files(corpus_dir / TEST_GOLD, system_output, corpus_dir / TRAIN_WORDS, perl_compat=True)
+    # test.spacy holds the gold's sentences: where one is not an input line
+    # (MSR, AS), it is segmented on its own.
     predicted = {doc.text: doc for doc in docs}
-    references = list(DocBin().from_disk(corpus_dir / "test.spacy").get_docs(nlp.vocab))
+    references = list(DocBin().from_disk(corpus_dir / TEST_DOCS).get_docs(nlp.vocab))
     missing = [ref.text for ref in references if ref.text not in predicted]
     for doc in segment(nlp, missing, batch_size):
         predicted[doc.text] = doc

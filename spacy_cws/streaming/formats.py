@@ -10,7 +10,9 @@
   With gap probabilities (``format_jsonl_probs``) the record gains
   ``"gap_probs"``: per gap between the line's characters (``len(text) - 1``
   numbers, ``doc._.gap_probs``) the probability of a word boundary there,
-  rounded to 4 decimals (segmenter/boundary_probabilities.py).
+  each the shortest decimal that reads back as the same float32
+  (segmenter/boundary_probabilities.py), so that no two probabilities that
+  differ print the same.
 """
 import json
 from enum import Enum
@@ -24,8 +26,6 @@ from ..segmenter.merge_words import SegmentedText
 # Words formatted at a time: a 1,000,000-character line's 606,000 words never
 # exist as Python objects all at once (about 100 MB of them).
 FORMAT_BLOCK = 16384
-# Decimals written per probability: 4 tell 0.9999 from 1, and keep a line short.
-DECIMALS = 4
 
 
 class LineFormat(str, Enum):
@@ -73,9 +73,11 @@ def format_jsonl(segmented: SegmentedText) -> str:
 
 
 def format_jsonl_probs(scored: ScoredText) -> str:
-    """``format_jsonl``'s line with ``"gap_probs": [...]`` added before its closing brace."""
+    """``format_jsonl``'s line with ``"gap_probs": [...]`` added before its
+    closing brace, each probability the shortest decimal that reads back as
+    the same float32 (numpy's str: "0.5", "0.99999994", "1e-08")."""
     line = format_jsonl(SegmentedText(scored.text, scored.words))
-    probs = ", ".join(f"{p:.{DECIMALS}f}".rstrip("0").rstrip(".") for p in scored.gap_probs.tolist())
+    probs = ", ".join(map(str, scored.gap_probs.astype(numpy.float32, copy=False)))
     return f'{line[:-1]}, "gap_probs": [{probs}]}}'
 
 

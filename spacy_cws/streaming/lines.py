@@ -8,12 +8,15 @@ lone ``\\r`` is said once per input (``warn``): a file with old Mac line ends
 A UTF-8 byte order mark at the start of a file is dropped: it marks the
 encoding, it is not text, and if kept it would be glued to the first word.
 Each document keeps the line end its output line gets: ``\\r\\n`` after a
-line that ended with ``\\r\\n``, else ``\\n``, also after a last line without
-a line end.
+line that ended with ``\\r\\n``, ``\\n`` after one that ended with ``\\n``,
+and none after the last line of the input if it has none, so that the output
+ends as the input does; a file's last line without a line end that another
+input follows gets ``\\n`` (ended_but_last), so each input line stays one
+output line.
 """
 import json
 import sys
-from typing import BinaryIO, Callable, Iterator, List, NamedTuple, Optional, Tuple
+from typing import BinaryIO, Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple, TypeVar
 
 from tqdm import tqdm
 
@@ -23,11 +26,12 @@ STDIN = "-"
 BOM = b"\xef\xbb\xbf"
 # Says a warning about the input (e.g. on stderr); None: nothing is said.
 Warn = Optional[Callable[[str], None]]
+T = TypeVar("T")
 
 
 class InputLine(NamedTuple):
     """One input document: its text, and the line end its output line gets
-    ("\\r\\n" after an input line that ended with "\\r\\n", else "\\n")."""
+    ("\\r\\n" or "\\n" as the input line ended, "" after a last line without one)."""
 
     text: str
     end: str
@@ -39,11 +43,13 @@ class InputError(Exception):
 
 def split_line_end(raw: bytes) -> Tuple[bytes, str]:
     """A raw line (as binary iteration gives it) without its line end, and the
-    line end its output gets: "\\r\\n" after b"\\r\\n", else "\\n" (also for a
-    last line without one)."""
+    line end its output gets: "\\r\\n" after b"\\r\\n", "\\n" after b"\\n", ""
+    for a last line without one."""
     if raw.endswith(b"\r\n"):
         return raw[:-2], "\r\n"
-    return raw.removesuffix(b"\n"), "\n"
+    if raw.endswith(b"\n"):
+        return raw[:-1], "\n"
+    return raw, ""
 
 
 def stream_input_lines(
@@ -143,8 +149,16 @@ def read_texts(
 def read_inputs(
     inputs: List[str], progress: tqdm, max_length: int, input_format: LineFormat, warn: Warn = None
 ) -> Iterator[InputLine]:
-    """Yield the documents of all inputs in order; ``-`` (STDIN) is standard input.
+    """Yield the documents of all inputs in order; ``-`` (STDIN) is standard
+    input. An input's last line without a line end gets "\\n" where another
+    line follows (ended_but_last).
     RAISES InputError: naming a file that cannot be opened, or as read_texts."""
+    return ended_but_last(_documents(inputs, progress, max_length, input_format, warn), _ended_record)
+
+
+def _documents(
+    inputs: List[str], progress: tqdm, max_length: int, input_format: LineFormat, warn: Warn
+) -> Iterator[InputLine]:
     for name in inputs:
         if name == STDIN:
             yield from read_texts(sys.stdin.buffer, "<stdin>", progress, max_length, input_format, warn)
@@ -155,6 +169,33 @@ def read_inputs(
             raise InputError(f"Cannot read the input file {name}: {err.strerror}") from None
         with stream:
             yield from read_texts(stream, name, progress, max_length, input_format, warn)
+
+
+def _ended_record(record: InputLine) -> InputLine:
+    return record if record.end else record._replace(end="\n")
+
+
+def ended_but_last(items: Iterable[T], ended: Callable[[T], T]) -> Iterator[T]:
+    """The items in order, each but the last passed through ``ended``: the
+    output line of a line without a line end (the last of an input) gets
+    "\\n" when another line follows, and only the very last keeps none.
+    One item is held back until the next arrives; when getting the next one
+    raises, the held one is yielded (through ``ended``) before the error, so
+    that no line before a bad one is lost.
+    RAISES what iterating ``items`` raises."""
+    iterator = iter(items)
+    try:
+        held = next(iterator)
+    except StopIteration:
+        return
+    try:
+        for item in iterator:
+            yield ended(held)
+            held = item
+    except Exception:
+        yield ended(held)
+        raise
+    yield held
 
 
 def until_input_error(records: Iterator[InputLine], stopped: List[InputError]) -> Iterator[InputLine]:

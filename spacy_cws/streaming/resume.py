@@ -2,10 +2,13 @@
 
 The output has one line per input line, each ended by ``\\n`` or, after an
 input line that ended so, ``\\r\\n`` (jsonl escapes every line separator
-inside a record), so its complete lines are the first input lines' results.
+inside a record), so its complete lines are the first input lines' results;
+the last line of an input that ends without a line end ends so in a finished
+output too, and counts as cut short (it is segmented again).
 Before anything is appended, each complete line is checked against its input
 line: the output must be a prefix of this input's output in this format.
-Only then is a line cut short by the interruption removed.
+Only then is a line cut short by the interruption removed. Which pipeline
+wrote the output, its lines cannot tell: run_record.py checks that.
 """
 import json
 from pathlib import Path
@@ -63,7 +66,7 @@ def output_line_problem(raw: bytes, record: InputLine, output_format: str) -> Op
     whose "text" is the input line, and the line end be the input's."""
     end = "\r\n" if raw.endswith(b"\r\n") else "\n"
     if end != record.end:
-        return f"it ends with {end!r}, the input line with {record.end!r}"
+        return f"it ends with {end!r}, the input line with {repr(record.end) if record.end else 'none'}"
     try:
         body = raw[: -len(end)].decode("utf-8")
     except UnicodeDecodeError:

@@ -1,6 +1,7 @@
 """``evaluate``, ``score`` and ``report`` refuse inputs they cannot score
 truthfully: a gold file that does not match the test input, a training word
-list that is not UTF-8 or empty (issue 39, items 3, 6 and 10)."""
+list that is not UTF-8 or empty (issue 39, items 3, 6 and 10), a test.spacy
+that does not hold the gold's sentences (issue 50, item 1)."""
 import importlib.util
 import os
 
@@ -47,28 +48,56 @@ def write_gold(path, sentences):
     return path
 
 
-def prepared_corpus(folder, sentences, gold_sentences, words_file):
-    """A corpus folder as ``prepare`` writes it, its gold lines ``gold_sentences``."""
+def prepared_corpus(folder, sentences, gold_sentences, words_file, doc_sentences=None):
+    """A corpus folder as ``prepare`` writes it, its gold lines ``gold_sentences``
+    and its test.spacy Docs ``doc_sentences`` (default: ``sentences``)."""
+    doc_sentences = sentences if doc_sentences is None else doc_sentences
     folder.mkdir()
     (folder / "test_input.utf8").write_text("".join(s.replace(" ", "") + "\n" for s in sentences), encoding="utf-8")
     write_gold(folder / "test_gold.utf8", gold_sentences)
     (folder / "train_words.txt").write_bytes(words_file.read_bytes())
     vocab = spacy.blank("zh").vocab
-    docs = DocBin(docs=[Doc(vocab, words=s.split(), spaces=[False] * len(s.split())) for s in sentences])
+    docs = DocBin(docs=[Doc(vocab, words=s.split(), spaces=[False] * len(s.split())) for s in doc_sentences])
     docs.to_disk(folder / "test.spacy")
     return folder
+
+
+def evaluate(corpus, tmp_path):
+    """``evaluate`` of the shipped small pipeline on ``corpus``: (result, metrics path, system output path)."""
+    if importlib.util.find_spec(SHIPPED_SMALL) is None:
+        pytest.skip(f"{SHIPPED_SMALL} is not installed")
+    metrics, system = tmp_path / "metrics.json", tmp_path / "system.seg"
+    return invoke("evaluate", SHIPPED_SMALL, corpus, "-o", metrics, "--system-output", system), metrics, system
 
 
 def test_evaluate_refuses_a_truncated_gold_file(ctb6_gold, words_file, tmp_path):
     """Item 3: a gold file with 10 of the input's 30 lines was scored on its
     first 10 lines, exit 0; score already refused the same mismatch."""
-    if importlib.util.find_spec(SHIPPED_SMALL) is None:
-        pytest.skip(f"{SHIPPED_SMALL} is not installed")
     corpus = prepared_corpus(tmp_path / "corpus", ctb6_gold, ctb6_gold[:10], words_file)
-    metrics, system = tmp_path / "metrics.json", tmp_path / "system.seg"
-    result = invoke("evaluate", SHIPPED_SMALL, corpus, "-o", metrics, "--system-output", system)
+    result, metrics, system = evaluate(corpus, tmp_path)
     assert_refused(result, "test_gold.utf8 has 10 lines but", "test_input.utf8 has 30")
     assert not metrics.exists() and not system.exists()
+
+
+def test_evaluate_refuses_a_shifted_gold_file(ctb6_gold, words_file, tmp_path):
+    """Issue 50, item 1: a gold file with the input's line count but its first
+    line moved to the end was scored (F1 0.14, exit 0); score refused the pair."""
+    corpus = prepared_corpus(tmp_path / "corpus", ctb6_gold, ctb6_gold[1:] + ctb6_gold[:1], words_file)
+    result, metrics, system = evaluate(corpus, tmp_path)
+    assert_refused(result, "line 1: ", "test_input.utf8 holds other characters than", "test_gold.utf8")
+    assert not metrics.exists() and not system.exists()
+
+
+@pytest.mark.parametrize("docs", ["fewer", "other"])
+def test_evaluate_refuses_test_docs_that_are_not_the_gold_sentences(ctb6_gold, words_file, tmp_path, docs):
+    """Issue 50, item 1: with a test.spacy of 20 of the 30 sentences, or of 30
+    other sentences, spaCy's token_f was computed on other text, exit 0."""
+    doc_sentences = ctb6_gold[:20] if docs == "fewer" else ctb6_gold[10:] + ctb6_gold[:10]
+    corpus = prepared_corpus(tmp_path / "corpus", ctb6_gold, ctb6_gold, words_file, doc_sentences)
+    result, metrics, _ = evaluate(corpus, tmp_path)
+    named = "test.spacy holds 20 Docs but" if docs == "fewer" else "test.spacy: Doc 1 is"
+    assert_refused(result, named, "test_gold.utf8", "run the prepare command again")
+    assert not metrics.exists()
 
 
 @pytest.mark.parametrize("problem", ["gbk", "empty"])

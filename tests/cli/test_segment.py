@@ -1,12 +1,14 @@
 """``python -m spacy_cws segment``: formats, line handling, inputs, outputs and errors."""
 import json
 
+import numpy
 import pytest
 import spacy
 from typer.testing import CliRunner
 
 from spacy_cws.cli import app
 from spacy_cws.cli import segment as segment_module
+from spacy_cws.segmenter.gap_probs_extension import ScoredText
 from spacy_cws.segmenter.segmenter_tokenizer import segmenter_as_tokenizer
 from spacy_cws.streaming import formats
 from spacy_cws.streaming.pipeline import sole_segmenter
@@ -95,7 +97,7 @@ def test_line_ends(model_path, tmp_path):
     path.write_bytes("a\r\nb\rc\n\r\n\rd\u2028e\x85f\x1cg\vh\fi\r".encode("utf-8"))
     result = segment(model_path, str(path), "--format", "jsonl")
     assert result.exit_code == 0, result.output
-    texts = [json.loads(line)["text"] for line in result.stdout.split("\n")[:-1]]
+    texts = [json.loads(line)["text"] for line in result.stdout.split("\n")]  # the last line has no line end
     assert texts == ["a", "b\rc", "", "\rd\u2028e\x85f\x1cg\vh\fi\r"]
 
 
@@ -171,6 +173,17 @@ def test_formats_written_in_blocks_equal_the_whole_line(model_path, monkeypatch,
         assert formats.format_text((text, words)) == " ".join(record["words"])
 
 
+def test_gap_probs_print_as_the_float32_they_are():
+    """Issue 50, item 10: --probs rounded to 4 decimals, so six gaps of a
+    1M-character line printed as 0.5 and their order was lost."""
+    probs = numpy.float32(0.5) + numpy.arange(-3, 3, dtype=numpy.float32) * numpy.float32(1e-6)
+    probs = numpy.concatenate([probs, numpy.array([0.0, 1e-9, 0.99999994, 1.0], dtype=numpy.float32)])
+    text = "中" * (len(probs) + 1)
+    words = numpy.array([[i, i + 1] for i in range(len(text))], dtype=numpy.int64)
+    record = json.loads(formats.format_jsonl_probs(ScoredText.of(text, words, probs)))
+    numpy.testing.assert_array_equal(numpy.array(record["gap_probs"], dtype=numpy.float32), probs)
+
+
 def test_a_pipeline_with_more_components_runs_nlp_pipe(model_path):
     nlp = spacy.load(model_path)
     nlp.add_pipe("sentencizer")
@@ -186,9 +199,9 @@ def test_stdin(model_path):
     for args in ([], ["-"]):
         result = segment(model_path, *args, input=data.encode("utf-8"))
         assert result.exit_code == 0, result.output
-        # Each output line ends as its input line did; a last line without one gets "\n"
-        # (stdout_bytes: click's Result.stdout turns "\r\n" into "\n").
-        assert result.stdout_bytes.decode("utf-8") == f"{SENTENCES[1]}\r\n\n{SENTENCES[3]}\n"
+        # Each output line ends as its input line did, a last line without one with none
+        # (issue 50, item 10; stdout_bytes: click's Result.stdout turns "\r\n" into "\n").
+        assert result.stdout_bytes.decode("utf-8") == f"{SENTENCES[1]}\r\n\n{SENTENCES[3]}"
 
 
 def test_files_in_order_with_stdin(model_path, tmp_path):

@@ -1,5 +1,6 @@
 """``segment`` with the shipped small pipeline on bad or unusual input: one
-message on stderr naming what to fix, no traceback, no text lost (issue 39)."""
+message on stderr naming what to fix, no traceback, no text lost (issues 39
+and 50)."""
 import importlib.util
 import json
 
@@ -99,6 +100,84 @@ def test_resume_refuses_an_output_that_is_not_this_inputs(finished, tmp_path, ex
     before = output.read_bytes()
     assert_refused(segment(source, "-o", output, "--resume", *args), "Cannot resume", named)
     assert output.read_bytes() == before  # not even the cut line is removed
+
+
+def test_resume_refuses_another_pipelines_output(tmp_path):
+    """Issue 50, item 9: an output begun by zh_cws_gd_sm was continued by
+    zh_cws_gd (the characters match); the run record beside it says which
+    pipeline began it."""
+    source = write_input(tmp_path / "in.txt", LINES)
+    output = tmp_path / "out.txt"
+    assert segment(source, "-o", output).exit_code == 0
+    output.write_bytes(output.read_bytes()[:-3])  # the last line cut short
+    before = output.read_bytes()
+    result = segment(source, "-o", output, "--resume", "--model", "zh_cws_gd")
+    assert_refused(result, "Cannot resume", "pipeline: zh_cws_gd_sm", "now zh_cws_gd 0.", "out.txt.segment.json")
+    assert output.read_bytes() == before
+
+
+def test_resume_checks_the_user_dictionary_by_its_words(tmp_path):
+    """Issue 50, item 9: the user dictionary that began an output is recorded
+    by its bytes and mode: a copy elsewhere continues it, other words do not."""
+    source = write_input(tmp_path / "in.txt", LINES)
+    words, copy, other = (write_input(tmp_path / name, [word]) for name, word in
+                          (("words.txt", "浦东开发"), ("copy.txt", "浦东开发"), ("other.txt", "法制建设")))
+    output = tmp_path / "out.txt"
+    assert segment(source, "-o", output, "--user-dict", words).exit_code == 0
+    complete = output.read_bytes()
+    output.write_bytes(complete[: complete.index(b"\n") + 1])
+    assert_refused(segment(source, "-o", output, "--resume"), "user dictionary: ", "words.txt", "now none")
+    assert_refused(segment(source, "-o", output, "--resume", "--user-dict", other), "other.txt")
+    result = segment(source, "-o", output, "--resume", "--user-dict", copy)
+    assert result.exit_code == 0, result.output
+    assert output.read_bytes() == complete
+
+
+def test_resume_of_an_output_without_run_record_is_warned_about(finished, tmp_path):
+    """An output written to standard output, or by an older spacy-cws, has
+    no run record: it is continued (its lines are checked) with a warning."""
+    source, complete = finished
+    output = tmp_path / "out.txt"
+    output.write_bytes(complete[: complete.index(b"\n") + 1])
+    result = segment(source, "-o", output, "--resume")
+    assert result.exit_code == 0, result.output
+    assert f"⚠ {output} has no run record" in result.stderr
+    assert output.read_bytes() == complete and not (tmp_path / "out.txt.segment.json").exists()
+
+
+@pytest.mark.parametrize("content", [b"{not json", b"[]"], ids=["not-json", "no-fields"])
+def test_resume_refuses_a_run_record_it_cannot_read(finished, tmp_path, content):
+    source, complete = finished
+    output = tmp_path / "out.txt"
+    output.write_bytes(complete[: complete.index(b"\n") + 1])
+    (tmp_path / "out.txt.segment.json").write_bytes(content)
+    assert_refused(segment(source, "-o", output, "--resume"), "Cannot resume", "out.txt.segment.json", "cannot be read")
+
+
+def test_a_last_line_without_line_end_gets_none(finished, tmp_path):
+    """Issue 50, item 10: the output of an input whose last line had no line
+    end ended with one; where another input follows, the line still ends."""
+    source, complete = finished
+    unended = tmp_path / "unended.txt"
+    unended.write_bytes(source.read_bytes()[:-1])
+    assert segment(unended).stdout_bytes == complete[:-1]
+    assert segment(unended, unended).stdout_bytes == complete + complete[:-1]
+    output = tmp_path / "out.txt"
+    output.write_bytes(complete[:-1])  # a finished output: its last line is segmented again
+    result = segment(unended, "-o", output, "--resume")
+    assert result.exit_code == 0, result.output
+    assert output.read_bytes() == complete[:-1]
+
+
+def test_empty_user_dictionary_is_warned_about(tmp_path):
+    """Issue 50, item 10: an empty --user-dict file was taken without a word."""
+    source = write_input(tmp_path / "in.txt", LINES)
+    words = tmp_path / "words.txt"
+    words.write_bytes(b"\n\n")
+    result = segment(source, "--user-dict", words)
+    assert result.exit_code == 0, result.output
+    assert f"⚠ {words} holds no words" in result.stderr
+    assert result.stdout == segment(source).stdout
 
 
 def test_crlf_lines_keep_their_line_ends_and_jsonl_text(tmp_path):
