@@ -22,6 +22,7 @@ from spacy.util import minibatch
 from tqdm import tqdm
 
 from ..segmenter.component import Segmenter
+from ..segmenter.pipeline_segmenters import segmenter_component
 from .lexicon_mining import MinedWord, MiningSettings, mine_lexicon, model_word_statistics
 from .self_training import SelfTrainingSettings, self_train
 
@@ -42,21 +43,6 @@ class Adaptation:
     n_characters: int
     self_training: Optional[Dict[str, float]] = None
     settings: Dict[str, dict] = field(default_factory=dict)
-
-
-def find_segmenter(nlp: Language) -> Tuple[str, Segmenter]:
-    """The pipeline's gd_segmenter component: (its name, it).
-
-    RAISES ValueError: if the pipeline has none (e.g. a to-tokenizer pipeline,
-        whose segmenter is its tokenizer).
-    """
-    for name, component in nlp.pipeline:
-        if isinstance(component, Segmenter):
-            return name, component
-    raise ValueError(
-        f"The pipeline has no gd_segmenter component (components: {nlp.pipe_names or 'none'}): adapt the "
-        "pipeline a to-tokenizer copy was made from, then run to-tokenizer on the result"
-    )
 
 
 def label_texts(segmenter: Segmenter, texts: Sequence[str], progress: bool = False, desc: str = "segment") -> Tuple[list, list]:
@@ -99,7 +85,7 @@ def adapt_pipeline(
     mining.check()
     if self_training is not None:
         self_training.check()
-    name, segmenter = find_segmenter(nlp)
+    name, segmenter = segmenter_component(nlp)
     if self_training is not None and segmenter.model.attrs.get("labels", "gaps") != "gaps":
         raise ValueError(f"'{name}' tags B/M/E/S: self-training needs a gap model (GD-Transformer); use --lexicon-only")
     texts = list(texts)

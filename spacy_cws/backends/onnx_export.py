@@ -12,6 +12,7 @@ nn.MultiheadAttention keeps the example's length as a constant. A BMES tagger's 
 (graph_metadata.py), so ONNX Runtime alone decodes the scores.
 """
 import io
+import warnings
 from typing import List
 
 import numpy
@@ -72,14 +73,23 @@ def export_graph(model: Model, example: List[numpy.ndarray], max_length: int) ->
 
 
 def _traced(module: torch.nn.Module, inputs: tuple, axes: dict):
-    """The onnx ModelProto of ``module`` by the TorchScript-based exporter."""
+    """The onnx ModelProto of ``module`` by the TorchScript-based exporter.
+
+    The tracer's warnings are not passed on to the user of export-onnx or
+    adapt: the Python values they name are meant to be constants of the
+    graph (the attention tables are built for the longest length before the
+    trace; the loops run over the directions and the query/key/value
+    stacks), and the graph is tested against torch for other lengths and
+    batches (tests/backends)."""
     import onnx
 
     buffer = io.BytesIO()
-    torch.onnx.export(
-        module, inputs, buffer, input_names=list(INPUT_NAMES), output_names=["scores"],
-        dynamic_axes=axes, dynamo=False, opset_version=OPSET,
-    )
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=torch.jit.TracerWarning)
+        torch.onnx.export(
+            module, inputs, buffer, input_names=list(INPUT_NAMES), output_names=["scores"],
+            dynamic_axes=axes, dynamo=False, opset_version=OPSET,
+        )
     return onnx.load_from_string(buffer.getvalue())
 
 

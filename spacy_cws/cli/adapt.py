@@ -1,41 +1,21 @@
 """``python -m spacy_cws adapt PIPELINE RAW_TEXT... --output DIR``: adapt a pipeline to raw domain text."""
-import shutil
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import List, Optional
+from typing import List
 
 import srsly
 import typer
 from wasabi import msg
 
+from ..backends.choice import require_torch
 from . import app
+from .derived_meta import derived_meta
 from .errors import fail
+from .pipeline_output import check_pipeline_output, replacing_folder, source_folder
 
 DOMAIN_WORDS = "domain_words.txt"
 REPORT = "adaptation.json"
-
-
-def _source_path(nlp) -> Optional[Path]:
-    path = getattr(nlp, "_path", None)
-    return Path(path).resolve() if path else None
-
-
-def check_output(output: Path, force: bool, source: Optional[Path]) -> None:
-    """Refuse an output that exists (without --force), that is not a pipeline
-    folder (even with --force: it is deleted first), or that is, holds or lies
-    inside the source pipeline. Exits 1 with a message."""
-    resolved = output.resolve()
-    if source is not None and (resolved == source or source in resolved.parents or resolved in source.parents):
-        fail(f"The output {output} is, holds or lies inside the source pipeline {source}: nothing is written there.")
-    if not output.exists():
-        return
-    if not force:
-        fail(f"The output {output} exists: pass --force to overwrite it.")
-    if not output.is_dir():
-        fail(f"The output {output} is a file, not a pipeline folder: remove it yourself.")
-    if any(output.iterdir()) and not (output / "config.cfg").is_file():
-        fail(f"The output {output} is a folder but not a pipeline (no config.cfg): it is not deleted; choose another.")
 
 
 @app.command("adapt")
@@ -61,7 +41,9 @@ def adapt_cli(
     ),
     min_count: int = typer.Option(3, "--min-count", min=1, help="Least occurrences of a mined word in the raw text."),
     min_av: int = typer.Option(5, "--min-av", min=1, help="Least accessor variety of a mined word (Feng et al. 2004)."),
-    force: bool = typer.Option(False, "--force", help="Overwrite an existing output pipeline folder."),
+    force: bool = typer.Option(
+        False, "--force", help="Replace an existing output pipeline folder whole (never the source pipeline)."
+    ),
 ):
     """Adapt a pipeline to your domain from raw text alone.
 
@@ -74,17 +56,25 @@ def adapt_cli(
     probabilities as soft targets, or with --mask-only leave the loss). Writes the adapted pipeline to DIR (spacy.load(DIR),
     spacy package), the mined words to DIR/domain_words.txt ('word count' a
     line, the user-dictionary format: read, edit, reuse with --user-dict)
-    and what was done to DIR/adaptation.json. Needs no gold data; the source
-    pipeline is never written to. See docs/guides/domain-adaptation.md."""
+    and what was done to DIR/adaptation.json. Its meta.json names it
+    NAME_adapted, records the source and the raw text, and carries none of
+    the source's scores. Needs no gold data; the source pipeline is never
+    written to. See docs/guides/domain-adaptation.md."""
     import spacy
 
-    from ..adaptation.adapt import adapt_pipeline, find_segmenter
+    from ..adaptation.adapt import adapt_pipeline
     from ..adaptation.lexicon_mining import MiningSettings, write_lexicon
     from ..adaptation.raw_text import read_raw_texts
     from ..adaptation.self_training import SelfTrainingSettings
+    from ..segmenter.pipeline_segmenters import segmenter_component
 
     if lexicon_only and no_lexicon:
         fail("--lexicon-only and --no-lexicon leave nothing to do: pass one of them.")
+    if not lexicon_only:
+        try:  # before minutes of mining
+            require_torch("Self-training (adapt without --lexicon-only)")
+        except ImportError as err:
+            fail(str(err))
     try:
         texts = read_raw_texts(raw_text)
     except (OSError, ValueError) as err:
@@ -93,41 +83,45 @@ def adapt_cli(
         nlp = spacy.load(pipeline)
     except (OSError, ValueError, KeyError) as err:
         fail(f"Cannot load the pipeline {pipeline}: {err}")
-    check_output(output, force, _source_path(nlp))
+    try:
+        name, _ = segmenter_component(nlp)
+    except ValueError as err:
+        fail(str(err))
+    check_pipeline_output(output, force, source_folder(nlp))
     mining = MiningSettings(min_count=min_count, min_accessor_variety=min_av)
     training = None if lexicon_only else SelfTrainingSettings(
         steps=steps, threshold=threshold, learn_rate=learn_rate, l2sp=l2sp, distill=not mask_only
     )
     progress = sys.stderr.isatty()
     try:
-        name, _ = find_segmenter(nlp)
         result = adapt_pipeline(
             nlp, texts, mining, training, lexicon=not no_lexicon, bonus=bonus or None, progress=progress
         )
     except (ValueError, ImportError) as err:
         fail(str(err))
     trained = "" if result.self_training is None else f", {training.steps} self-training steps"
-    nlp.meta["description"] = (
-        nlp.meta.get("description", "")
-        + f" Adapted by spacy_cws adapt to {result.n_characters:,} characters of raw domain text: "
-        f"{len(result.words):,} mined words ({DOMAIN_WORDS}){trained}."
-    ).strip()
-    if output.exists():
-        shutil.rmtree(output)
-    nlp.to_disk(output)
-    write_lexicon(result.words, output / DOMAIN_WORDS)
-    srsly.write_json(
-        output / REPORT,
-        {
-            "source": pipeline,
-            "component": name,
-            "raw_text": [str(path) for path in raw_text],
-            "characters": result.n_characters,
-            "mined_words": len(result.words),
-            "lexicon_added": not no_lexicon,
-            "self_training": result.self_training,
-            "settings": result.settings,
-            "top_words": [asdict(entry) for entry in result.words[:30]],
-        },
+    domain = {"raw_text": [path.name for path in raw_text], "characters": result.n_characters}
+    nlp.meta = derived_meta(
+        nlp.meta, "adapt", "adapted",
+        f"adapted to {result.n_characters:,} characters of raw domain text ({', '.join(domain['raw_text'])}), "
+        f"{len(result.words):,} mined words ({DOMAIN_WORDS}){trained}",
+        domain,
     )
+    with replacing_folder(output):
+        nlp.to_disk(output)
+        write_lexicon(result.words, output / DOMAIN_WORDS)
+        srsly.write_json(
+            output / REPORT,
+            {
+                "source": pipeline,
+                "component": name,
+                "raw_text": [str(path) for path in raw_text],
+                "characters": result.n_characters,
+                "mined_words": len(result.words),
+                "lexicon_added": not no_lexicon,
+                "self_training": result.self_training,
+                "settings": result.settings,
+                "top_words": [asdict(entry) for entry in result.words[:30]],
+            },
+        )
     msg.good(f"Saved {output}: {len(result.words):,} domain words ({output / DOMAIN_WORDS}){trained}")

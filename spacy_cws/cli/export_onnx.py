@@ -8,9 +8,12 @@ from wasabi import msg
 
 from . import app
 from ..adaptation.raw_text import read_raw_texts
+from ..segmenter.pipeline_segmenters import segmenter_component
 from ..segmenter.settings import ONNX_MATMULS, ONNX_TABLES
+from .derived_meta import derived_meta
 from .errors import fail
 from .half_precision import halve_torch_weights
+from .pipeline_output import check_pipeline_output, replacing_folder, source_folder
 
 
 @app.command("export-onnx")
@@ -25,6 +28,9 @@ def export_onnx_cli(
         None, "--calibration", help="Text whose activations set the ranges of --matmuls int8-static: UTF-8, a sentence a line, or a DocBin (.spacy, e.g. corpus/ctb6/dev.spacy); a few hundred sentences of your text."
     ),
     component: str = typer.Option("gd_segmenter", "--component", help="The segmenter to export."),
+    force: bool = typer.Option(
+        False, "--force", help="Replace an existing output pipeline folder whole (never the source pipeline)."
+    ),
 ):
     """Save a copy of a pipeline that runs on ONNX Runtime, without torch.
 
@@ -38,22 +44,38 @@ def export_onnx_cli(
     ONNX Runtime's dynamic int8 (faster; the words then differ slightly
     from torch's and with the batch); with --matmuls int8-static and
     --calibration FILE the activations' ranges are measured once on FILE,
-    so the words do not depend on the batch.
-    This is what `ship` packages. Needs the train extra (torch, onnx)."""
+    so the words do not depend on the batch. OUTPUT is a new folder, or with
+    --force an earlier output pipeline, replaced whole; never the source.
+    Its meta.json names it NAME_onnx, records the source, and carries none
+    of the source's scores. This is what `ship` packages. Needs the train
+    extra (torch, onnx)."""
     if tables not in ONNX_TABLES:
         fail(f"--tables must be one of {', '.join(ONNX_TABLES)}, got '{tables}'")
     if matmuls is not None and matmuls not in ONNX_MATMULS:
         fail(f"--matmuls must be one of {', '.join(ONNX_MATMULS)}, got '{matmuls}'")
     settings = {"onnx_tables": tables, **({"onnx_matmuls": matmuls} if matmuls else {})}
     try:
-        nlp = spacy.load(pipeline, config={"components": {component: settings}})
+        nlp = spacy.load(pipeline)
+        _, segmenter = segmenter_component(nlp, component)
+    except (OSError, KeyError, ValueError) as err:
+        fail(str(err))
+    check_pipeline_output(output, force, source_folder(nlp))
+    config = nlp.get_pipe_config(component)  # saved in config.cfg
+    for key, value in settings.items():
+        config[key] = segmenter.cfg[key] = value
+    try:
         texts = calibration_texts(calibration, nlp) if calibration is not None else None
-        segmenter = nlp.get_pipe(component)
         segmenter.export_onnx(texts)
         halve_torch_weights(nlp)
     except (OSError, KeyError, ValueError, ImportError) as err:
         fail(str(err))
-    nlp.to_disk(output)
+    nlp.meta = derived_meta(
+        nlp.meta, "export-onnx", "onnx",
+        f"its network as an ONNX graph ({tables} n-gram tables, {segmenter.cfg['onnx_matmuls']} products by "
+        "weights), its torch weights in float16",
+    )
+    with replacing_folder(output):
+        nlp.to_disk(output)
     sizes = {path.name: path.stat().st_size for path in (output / component).iterdir()}
     msg.good(
         f"Saved {output}: graph {sizes.get('graph.onnx', 0) / 1e6:.1f} MB ({tables} tables, "

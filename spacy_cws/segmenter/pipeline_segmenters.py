@@ -1,7 +1,7 @@
 """Where a loaded pipeline keeps its segmenters: in components, and in a
-SegmenterTokenizer; and the precision a loaded pipeline's network predicts in
+SegmenterTokenizer; the one component a command works on; and the precision a loaded pipeline's network predicts in
 on this machine."""
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from spacy.language import Language
 
@@ -15,6 +15,31 @@ def segmenters_of(nlp: Language) -> List[Segmenter]:
     if isinstance(nlp.tokenizer, SegmenterTokenizer):
         found.append(nlp.tokenizer.segmenter)
     return found
+
+
+def segmenter_component(nlp: Language, name: Optional[str] = None) -> Tuple[str, Segmenter]:
+    """The pipeline's gd_segmenter component named ``name`` (None: its first one): (its name, it).
+
+    RAISES ValueError naming the pipeline's components: if it has no
+        component ``name``, if that is not a gd_segmenter, or if it has no
+        gd_segmenter component (a to-tokenizer copy: its segmenter is its tokenizer).
+    """
+    components = f"its components: {', '.join(nlp.pipe_names)}" if nlp.pipe_names else "it has no components"
+    if isinstance(nlp.tokenizer, SegmenterTokenizer):
+        components += (
+            "; it is a to-tokenizer copy, whose segmenter is its tokenizer: use the pipeline it was made from, "
+            "then run to-tokenizer on the result"
+        )
+    if name is None:
+        found = next(((found, proc) for found, proc in nlp.pipeline if isinstance(proc, Segmenter)), None)
+        if found is None:
+            raise ValueError(f"The pipeline has no gd_segmenter component ({components})")
+        return found
+    if name not in nlp.pipe_names:
+        raise ValueError(f"The pipeline has no component '{name}' ({components})")
+    if not isinstance(nlp.get_pipe(name), Segmenter):
+        raise ValueError(f"The pipeline's component '{name}' is not a gd_segmenter ({components})")
+    return name, nlp.get_pipe(name)
 
 
 def inference_precision_of(nlp: Language) -> Optional[str]:

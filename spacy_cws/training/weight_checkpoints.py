@@ -9,6 +9,7 @@ weights averaged) needs the weights themselves: a ``before_update`` callback
 saves every PyTorchShim's state dict each ``every`` steps, and
 ``python -m spacy_cws average-weights`` averages them into a pipeline.
 """
+import pickle
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
@@ -67,6 +68,20 @@ def list_checkpoints(directory: Path) -> List[Path]:
     return paths
 
 
+def load_checkpoint(path: Path) -> Dict[str, Dict[str, torch.Tensor]]:
+    """The state dicts saved by save_weights, read by ``torch.load(weights_only=True)``:
+    tensors in dicts only, on every torch version (before 2.6 torch.load
+    unpickles any object by default, which can run any code).
+    RAISES ValueError naming the file: if it holds another object."""
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as err:
+        raise ValueError(
+            f"{path} holds more than weights (objects other than tensors in dicts): it is not loaded, "
+            "as unpickling them could run any code"
+        ) from err
+
+
 def average_weights(nlp: Language, paths: Sequence[Path]) -> None:
     """Load into ``nlp``'s torch modules the mean of the checkpoints' weights,
     in place. Integer buffers are taken from the last checkpoint. For a
@@ -75,11 +90,12 @@ def average_weights(nlp: Language, paths: Sequence[Path]) -> None:
     weights.
 
     RAISES ValueError: when a checkpoint's modules or tensor names differ from
-    ``nlp``'s (a checkpoint of another pipeline).
+    ``nlp``'s (a checkpoint of another pipeline), or it holds objects other
+    than tensors in dicts (load_checkpoint).
     """
     if not paths:
         raise ValueError("average_weights needs at least one checkpoint")
-    states = [torch.load(path, map_location="cpu") for path in paths]
+    states = [load_checkpoint(path) for path in paths]
     for name, module in named_torch_modules(nlp):
         own = module.state_dict()
         for path, state in zip(paths, states):

@@ -1,12 +1,17 @@
 """``python -m spacy_cws adapt`` end to end on ZX raw text, and what it refuses."""
 import importlib.util
+import subprocess
+import sys
 
 import pytest
 import spacy
+import srsly
 from typer.testing import CliRunner
 
 from spacy_cws.cli import app
 from spacy_cws.lexicon.sources import read_user_dictionary
+
+from ..backends.test_torch_free_imports import WITHOUT_TORCH
 
 
 def invoke(*args):
@@ -28,7 +33,7 @@ def raw_file(tmp_path_factory, zx_raw):
     return path
 
 
-def test_lexicon_only_writes_a_loadable_pipeline(raw_file, tmp_path):
+def test_lexicon_only_writes_a_loadable_pipeline(raw_file, zx_raw, tmp_path):
     output = tmp_path / "adapted"
     result = invoke("zh_cws_gd_sm", raw_file, "--output", output, "--lexicon-only")
     assert result.exit_code == 0, result.output
@@ -42,7 +47,18 @@ def test_lexicon_only_writes_a_loadable_pipeline(raw_file, tmp_path):
     assert "张小凡" in [t.text for t in nlp(text)]
     assert len(nlp(text)._.gap_probs) == len(text) - 1
     # The source pipeline is untouched.
-    assert "张小凡" not in spacy.load("zh_cws_gd_sm").get_pipe("gd_segmenter").words
+    source = spacy.load("zh_cws_gd_sm")
+    assert "张小凡" not in source.get_pipe("gd_segmenter").words
+    # Its meta: its own name, the source and the domain, none of the source's scores.
+    meta = srsly.read_json(output / "meta.json")
+    assert meta["name"] == f"{source.meta['name']}_adapted" and nlp.meta["name"] == meta["name"]
+    assert meta["spacy_cws_source"] == {
+        "name": source.meta["name"], "version": source.meta["version"], "command": "spacy_cws adapt"
+    }
+    assert meta["spacy_cws_domain"] == {"raw_text": [raw_file.name], "characters": sum(len(line) for line in zx_raw)}
+    assert "performance" in source.meta
+    assert not {"performance", "spacy_cws_test_scores", "spacy_cws_speed"} & set(meta)
+    assert "F1" not in meta["description"] and raw_file.name in meta["description"]
 
 
 def test_self_training_steps(raw_file, tmp_path):
@@ -78,7 +94,9 @@ def test_refusals(raw_file, tmp_path):
 def test_a_pipeline_without_gd_segmenter_is_refused(raw_file, tmp_path):
     blank = tmp_path / "blank"
     spacy.blank("zh", config={"nlp": {"tokenizer": {"segmenter": "char"}}}).to_disk(blank)
-    assert_refused(invoke(blank, raw_file, "--output", tmp_path / "out", "--lexicon-only"), "has no gd_segmenter component")
+    result = invoke(blank, raw_file, "--output", tmp_path / "out", "--lexicon-only")
+    assert_refused(result, "has no gd_segmenter component (it has no components)")
+    assert "to-tokenizer" not in result.stderr  # a blank pipeline is no to-tokenizer copy
 
 
 def test_the_source_pipeline_is_never_the_output(raw_file, tmp_path):
@@ -86,3 +104,18 @@ def test_the_source_pipeline_is_never_the_output(raw_file, tmp_path):
     spacy.load("zh_cws_gd_sm").to_disk(source)
     assert_refused(invoke(source, raw_file, "--output", source, "--lexicon-only", "--force"), "source pipeline")
     assert (source / "config.cfg").is_file()
+
+
+def test_self_training_without_torch_is_refused_before_the_text_is_segmented(raw_file, tmp_path):
+    """In an install without torch, adapt says so before segmenting (minutes on a large text), not after."""
+    code = WITHOUT_TORCH + (
+        "import spacy_cws.adaptation.adapt as adapt\n"
+        "adapt.label_texts = lambda *args, **kwargs: sys.exit('segmented the raw text before checking for torch')\n"
+        "from spacy_cws.cli import app\n"
+        "app(sys.argv[1:], prog_name='spacy_cws')\n"
+    )
+    args = ["adapt", "zh_cws_gd_sm", str(raw_file), "--output", str(tmp_path / "out")]
+    result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert "needs torch" in result.stderr and 'pip install "spacy-cws[train]"' in result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "out").exists()

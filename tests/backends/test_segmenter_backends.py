@@ -1,6 +1,7 @@
 """The gd_segmenter on ONNX Runtime: the words of torch, saved and loaded with
 its graph, and the inference_backend setting."""
 import pickle
+import warnings
 
 import pytest
 import spacy
@@ -30,6 +31,19 @@ def _words(nlp, texts, backend=None):
     if backend:
         nlp.get_pipe("gd_segmenter").set_inference_backend(backend)
     return [[t.text for t in doc] for doc in nlp.pipe(texts, batch_size=3)]
+
+
+def test_export_passes_on_no_tracer_warning(trained_nlp):
+    """The tracer's notes on the values the graph keeps as constants (backends/onnx_export.py)
+    are nothing for the user of export-onnx or adapt to act on: they are not shown."""
+    import torch
+
+    nlp = pickle.loads(pickle.dumps(trained_nlp))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nlp.get_pipe("gd_segmenter").export_onnx()
+    assert nlp.get_pipe("gd_segmenter").has_graph
+    assert not [warning for warning in caught if issubclass(warning.category, torch.jit.TracerWarning)]
 
 
 def test_auto_runs_the_graph_with_the_words_of_torch(exported):

@@ -46,13 +46,11 @@ def test_featurizer_makes_features_without_torch():
     assert result.returncode == 0, result.stderr[-2000:]
 
 
-# Loads a pipeline (argv[1]) with torch blocked and prints its words for the
-# texts (argv[2], JSON). spacy-transformers, a test dependency whose factory
-# spaCy imports with every pipeline, needs torch: a user's install without
-# torch has no such plugin, so its entry points are hidden here.
-LOAD_WITHOUT_TORCH = BLOCK_TORCH + '''
+# An install without torch: torch blocked, and spacy-transformers, a test
+# dependency whose factory spaCy imports with every pipeline and which needs
+# torch, hidden (a user's install without torch has no such plugin).
+WITHOUT_TORCH = BLOCK_TORCH + '''
 import importlib.metadata as metadata
-import json
 
 _entry_points = metadata.entry_points
 
@@ -65,6 +63,11 @@ def entry_points(**selection):
 
 
 metadata.entry_points = entry_points
+'''
+# Loads a pipeline (argv[1]) without torch and prints its words for the texts (argv[2], JSON).
+LOAD_WITHOUT_TORCH = WITHOUT_TORCH + '''
+import json
+
 import spacy
 
 nlp = spacy.load(sys.argv[1])
@@ -107,7 +110,8 @@ def test_training_and_torch_paths_name_the_train_extra_without_torch(trained_nlp
     nlp = pickle.loads(pickle.dumps(trained_nlp))
     nlp.get_pipe("gd_segmenter").export_onnx()
     nlp.to_disk(tmp_path / "nlp")
-    code = LOAD_WITHOUT_TORCH.split("nlp = spacy.load")[0] + (
+    code = WITHOUT_TORCH + (
+        "import spacy\n"
         "from spacy.training import Example\n"
         "nlp = spacy.load(sys.argv[1])\n"
         "segmenter = nlp.get_pipe('gd_segmenter')\n"

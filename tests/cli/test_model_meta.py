@@ -1,6 +1,7 @@
 import pytest
 
 from spacy_cws import __version__
+from spacy_cws.cli.derived_meta import MEASURED_FIELDS, derived_meta
 from spacy_cws.cli.model_meta import build_meta
 
 METRICS = {
@@ -74,3 +75,26 @@ def test_model_card_says_how_its_onnx_graph_computes():
     meta = build_meta("ctb6", METRICS, onnx_graph={"onnx_tables": "int8", "onnx_matmuls": "int8"})
     assert "ONNX Runtime without torch" in meta["description"] and "int8 products by weights" in meta["description"]
     assert "ONNX Runtime" not in build_meta("ctb6", METRICS)["description"]
+
+
+def test_a_pipeline_made_from_another_has_its_own_name_and_none_of_its_scores():
+    """adapt, then export-onnx of the result: each names its source (the chain kept), neither ships a score."""
+    speed = [{"call": "nlp.pipe", "batch_size": 32, "characters": 86763, "chars_per_second": 81315,
+              "torch_threads": 2, "peak_rss_mb_after_load": 451.5}]
+    source = {"lang": "zh", "name": "cws_gd_sm", "version": "0.6.1", "performance": {"token_f": 0.957},
+              **build_meta("ctb6", METRICS, speed, ["training", "jieba"])}
+    domain = {"raw_text": ["zx.txt"], "characters": 11217}
+    adapted = derived_meta(source, "adapt", "adapted", "adapted to 11,217 characters of raw domain text", domain)
+    exported = derived_meta(adapted, "export-onnx", "onnx", "its network as an ONNX graph")
+    assert (adapted["name"], exported["name"]) == ("cws_gd_sm_adapted", "cws_gd_sm_adapted_onnx")
+    assert derived_meta(adapted, "adapt", "adapted", "adapted again", domain)["name"] == "cws_gd_sm_adapted"
+    for meta in (adapted, exported):
+        assert not set(MEASURED_FIELDS) & set(meta) and "F1" not in meta["description"]
+        assert meta["license"] == source["license"] and meta["sources"] == source["sources"]
+        assert meta["spacy_cws_domain"] == domain and meta["version"] == "0.0.0"
+    assert adapted["spacy_cws_source"] == {"name": "cws_gd_sm", "version": "0.6.1", "command": "spacy_cws adapt"}
+    assert exported["spacy_cws_source"] == {
+        "name": "cws_gd_sm_adapted", "version": "0.0.0", "command": "spacy_cws export-onnx",
+        "source": adapted["spacy_cws_source"],
+    }
+    assert exported["description"].startswith("Made by spacy_cws export-onnx from zh_cws_gd_sm_adapted 0.0.0: its")
