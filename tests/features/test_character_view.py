@@ -49,6 +49,16 @@ def test_switches_off():
     assert Normaliser(collapse_runs=False)(text).symbols == "AB12"
 
 
+def test_a_grapheme_cluster_is_one_unit_seen_as_its_first_character():
+    """A variation selector (or a ZWJ, a tag, ...) stays with its base
+    character: the model sees the text without it; a flag is one unit."""
+    text = "我\ufe0f们是中\U000E0100国人，他\ufe0e说🇨🇳好"
+    view = Normaliser()(text)
+    assert view.symbols == "我们是中国人,他说🇨好"
+    assert _unit_texts(text, view) == ["我\ufe0f", "们", "是", "中\U000E0100", "国", "人", "，", "他\ufe0e", "说", "🇨🇳", "好"]
+    assert view.clusters.tolist() == [[0, 2], [4, 6], [9, 11], [12, 14]]
+
+
 def test_opencc_changes_only_the_view():
     text = "漢語臺灣"
     normaliser = Normaliser(opencc="tw2s")
@@ -119,16 +129,25 @@ def _reference_runs(text):
 
 
 def _reference_view(normaliser, text):
-    """The definition the vectorised Normaliser must match."""
+    """The definition the vectorised Normaliser must match: a unit is a
+    non-space character, grown over each following non-space character that
+    lies in the same grapheme cluster of the text (\\X) or, with
+    collapse_runs, the same run; its symbol is its first character's, or its
+    run's symbol if it starts a run."""
     normalised = normaliser.normalise_characters(text)
-    runs = {start: (end, symbol) for start, end, symbol in _reference_runs(normalised)} if normaliser.collapse_runs else {}
+    runs = _reference_runs(normalised) if normaliser.collapse_runs else []
+    symbol_at = {start: symbol for start, _, symbol in runs}
+    glued = {j for start, end, _ in runs for j in range(start + 1, end)}
+    glued |= {j for m in regex.finditer(r"\X", text) for j in range(m.start() + 1, m.end())}
     symbols, starts, ends, i = [], [], [], 0
     while i < len(normalised):
         if normalised[i].isspace():
             i += 1
             continue
-        end, symbol = runs.get(i, (i + 1, None))
-        symbols.append(symbol or normalised[i])
+        end = i + 1
+        while end < len(normalised) and end in glued and not normalised[end].isspace():
+            end += 1
+        symbols.append(symbol_at.get(i) or normalised[i])
         starts.append(i)
         ends.append(end)
         i = end
@@ -140,6 +159,9 @@ TRICKY = [
     "القاهرة ירושלים กรุงเทพ नमस्ते ひらがなカタカナーｱｲｰ Երևան თბილისი ㄅㄆㄇ", "state-of-the-art can't -a a- a--b Jean·Paul 乔治·w·布什",
     "世\x1b\x00界\x7f", "Ⅱ卷 a\u0301\u0301b \u0301x", "a.b.c 1.2.3 ·5 5· 3%% %3 ｘ＿ｙ", "１２．５％的人", "\ud800孤立代理项", "\U0001F600\u3000\u3000末",
     "\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200a\u200b\u202f\u205f\ufeff字", "Ａ．Ｂ．Ｃ公司", "0.5.", "_",
+    "می\u200cخواهم Zwei\xadsilben a\u200cb x\u200dy a\u200c中 \u200cb a\xad\xadb",
+    "我\ufe0f们 他\ufe0e说 中\U000E0100文 1\ufe0f\u20e3",
+    "国旗🇨🇳🇺🇸🇯 👨\u200d👩\u200d👧好 \u0600a \u0600 b", "C++和C#、F#、g++、Notepad++、C++11、a+++b、ABC#、#C#、x#y、Ｃ＋＋",
 ]
 
 
@@ -157,7 +179,8 @@ def test_vectorised_view_matches_the_regex_definition(collapse_runs, shared_data
 
 
 TEXT_PARTS = st.sampled_from(
-    ["上海浦东", "开发", " ", "\u3000", "\n", "ABC", "can't", "3.5%", "１２", "Москва", "한국어", "\x00\x01", "e\u0301", "臺灣", "ｆｕｌｌ", "·", "-", "\t"]
+    ["上海浦东", "开发", " ", "\u3000", "\n", "ABC", "can't", "3.5%", "１２", "Москва", "한국어", "\x00\x01", "e\u0301", "臺灣",
+     "ｆｕｌｌ", "·", "-", "\t", "中\ufe0f", "🇨🇳", "\u200c", "\u0600"]
 )
 
 
@@ -170,6 +193,6 @@ def test_views_of_a_batch_are_the_views_of_each_text(texts, opencc, collapse_run
     for batched, text in zip(normaliser.views(texts), texts, strict=True):
         alone = normaliser(text)
         assert batched.symbols == alone.symbols
-        for name in ("starts", "ends", "spaced", "alone", "runs"):
+        for name in ("starts", "ends", "spaced", "alone", "runs", "clusters"):
             assert getattr(batched, name).tolist() == getattr(alone, name).tolist(), name
             assert getattr(batched, name).dtype == getattr(alone, name).dtype, name
