@@ -59,6 +59,13 @@ def test_a_grapheme_cluster_is_one_unit_seen_as_its_first_character():
     assert view.clusters.tolist() == [[0, 2], [4, 6], [9, 11], [12, 14]]
 
 
+def test_a_flag_is_a_word_of_its_own():
+    text = "国旗🇨🇳🇺🇸好"
+    view = Normaliser()(text)
+    assert _unit_texts(text, view) == ["国", "旗", "🇨🇳", "🇺🇸", "好"]
+    assert view.alone.tolist() == [False, False, True, True, True]
+
+
 def test_opencc_changes_only_the_view():
     text = "漢語臺灣"
     normaliser = Normaliser(opencc="tw2s")
@@ -89,13 +96,29 @@ def _script(character):
     return "other"
 
 
+_JOINERS = "'\u2019-\u2010\xad\u200c\u200d"  # apostrophes, hyphens, soft hyphen, ZWNJ, ZWJ
+_ASCII_LETTERS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_SHARP_FOLLOWERS = {*_ASCII_LETTERS, *"0123456789_#"}  # after "C#" none of these may follow ("" is the text's end)
+_PLUS_FOLLOWERS = {*_ASCII_LETTERS, *"_+#"}
+
+
+def _is_regional_indicator(character):
+    return "\U0001F1E6" <= character <= "\U0001F1FF"
+
+
 def _reference_runs(text):
     """(start, end, symbol or None) of each run, leftmost first."""
     runs, i, n = [], 0, len(text)
     is_letter = lambda k, script: k < n and unicodedata.category(text[k]).startswith("L") and _script(text[k]) == script
     while i < n:
         c = text[i]
-        if c in "0123456789":
+        if c in _ASCII_LETTERS and text[i + 1 : i + 2] == "#" and text[i + 2 : i + 3] not in _SHARP_FOLLOWERS:
+            j = i + 2
+            runs.append((i, j, "X"))  # a language name: C#, F#
+        elif _is_regional_indicator(c) and i + 1 < n and _is_regional_indicator(text[i + 1]):
+            j = i + 2
+            runs.append((i, j, None))  # a flag
+        elif c in "0123456789":
             j = i + 1
             while j < n and (text[j].isdigit() and text[j] in "0123456789" or text[j] in ".·" and j + 1 < n and text[j + 1] in "0123456789"):
                 j += 1
@@ -111,10 +134,12 @@ def _reference_runs(text):
                     j += 1
                 elif kana and d in "\u30fc\uff70":
                     j += 1
-                elif (d in "'\u2019-\u2010" or script == "Latin" and d == "·") and is_letter(j + 1, script):
+                elif (d in _JOINERS or script == "Latin" and d == "·") and is_letter(j + 1, script):
                     j += 1
                 else:
                     break
+            if script == "Latin" and text[j : j + 2] == "++" and text[j + 2 : j + 3] not in _PLUS_FOLLOWERS:
+                j += 2  # a language name: C++
             runs.append((i, j, _SCRIPT_SYMBOLS.get(script)))
         elif unicodedata.category(c) == "Cc" and not c.isspace():
             j = i + 1
