@@ -3,8 +3,9 @@
 URLs, e-mail addresses, "@" mentions, numbers with their separators and units,
 times and fractions (users can add patterns in the component's config) are
 never cut inside; where they join their neighbours is the model's choice (CTB
-keeps "2009年" one word). Grapheme clusters and runs are never cut either:
-they are units of the model's view (features/character_view.py).
+keeps "2009年" one word). Full-width forms are found as their ASCII forms are
+(``PatternSpans``). Grapheme clusters and runs are never cut either: they are
+units of the model's view (features/character_view.py).
 """
 from typing import List, Sequence
 
@@ -45,8 +46,29 @@ def upgraded_patterns(patterns: Sequence[str]) -> List[str]:
     return [_REWRITES.get(pattern, pattern) for pattern in patterns]
 
 
+# What the patterns read instead of full-width letters, digits and the signs of
+# e-mail addresses and numbers: their ASCII forms, one character for one, so
+# the offsets are the text's ("ａ＠ｂ．ｃｎ" is an e-mail address as "a@b.cn" is).
+# The full-width comma, colon, question mark and tilde are Chinese punctuation
+# and stay as they are (a URL stops at "，"; CTB cuts the score "４：３" in three),
+# but for the colon of a URL's "：／／".
+_FULL_WIDTH_SIGNS = "＠．＿％＋－／"
+_PATTERN_FOLDING = {
+    code: code - 0xFEE0
+    for code in [*range(ord("０"), ord("９") + 1), *range(ord("Ａ"), ord("Ｚ") + 1), *range(ord("ａ"), ord("ｚ") + 1)]
+    + [ord(sign) for sign in _FULL_WIDTH_SIGNS]
+}
+
+
+def pattern_text(text: str) -> str:
+    """``text`` as the patterns read it (_PATTERN_FOLDING above); same length."""
+    return text.translate(_PATTERN_FOLDING).replace("：//", "://")
+
+
 class PatternSpans:
-    """Finds the spans of a list of regular expressions (Python ``regex`` syntax).
+    """Finds the spans of a list of regular expressions (Python ``regex`` syntax)
+    in a text read with full-width letters, digits and signs as ASCII
+    (pattern_text), so an ASCII pattern finds their full-width forms too.
 
     RAISES ValueError: naming a pattern that does not compile.
     """
@@ -61,8 +83,10 @@ class PatternSpans:
         self._combined = regex.compile("|".join(f"(?:{p})" for p in self.patterns)) if self.patterns else None
 
     def __call__(self, text: str) -> numpy.ndarray:
-        """int64 (k, 2): non-overlapping [start, end) matches, leftmost first."""
+        """int64 (k, 2): non-overlapping [start, end) matches in
+        ``pattern_text(text)``, leftmost first."""
         if self._combined is None:
             return numpy.zeros((0, 2), dtype=numpy.int64)
-        spans: List[tuple] = [(m.start(), m.end()) for m in self._combined.finditer(text) if m.end() > m.start()]
+        read = pattern_text(text)
+        spans: List[tuple] = [(m.start(), m.end()) for m in self._combined.finditer(read) if m.end() > m.start()]
         return numpy.asarray(spans, dtype=numpy.int64).reshape(-1, 2)

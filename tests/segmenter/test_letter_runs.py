@@ -85,3 +85,14 @@ def test_earlier_default_patterns_are_read_as_todays():
     mine = [r"[A-Z]{2}-[0-9]{4}", EARLIER_DEFAULT_PATTERNS[1]]
     assert upgraded_patterns(mine) == [mine[0], DEFAULT_PATTERNS[1]]
 
+
+def test_full_width_forms_are_found_as_their_ascii_forms():
+    """Full-width e-mail addresses, URLs and numbers are spans as their ASCII
+    forms are; the full-width comma and colon stay Chinese punctuation (CTB
+    cuts the score "４：３" in three) but in a URL's "：／／"."""
+    patterns = PatternSpans(DEFAULT_PATTERNS)
+    for ascii_text in ["ABC123.45@example.com", "https://example.com/a", "www.example.com", "-1000.5kg", "3/4", "@张三"]:
+        full_width = ascii_text.translate({code: code + 0xFEE0 for code in range(0x21, 0x7F)})
+        assert patterns(full_width).tolist() == patterns(ascii_text).tolist(), full_width
+    text = "以４：３战胜，访问ｗｗｗ．ａ．ｃｎ，共１，２个"
+    assert [text[s:e] for s, e in patterns(text).tolist()] == ["４", "３", "ｗｗｗ．ａ．ｃｎ", "１", "２"]
