@@ -43,6 +43,18 @@ SENTENCES = [
     "这是state-of-the-art的方法，I can't wait",
     "@张三 你好",
     "世\x1b界",
+    # Format characters inside words, variation selectors, flags, full-width
+    # forms and language names (issue 50).
+    "波斯语的我想要是می\u200cخواهم",
+    "德语Zwei\xadsilben有两个音节",
+    "看a\u200cb和x\u200dy",
+    "我\ufe0f们是中国人",
+    "他\ufe0e说好",
+    "中\U000E0100文",
+    "中\ufe0f文",
+    "国旗🇨🇳🇺🇸",
+    "邮箱ＡＢＣ１２３．４５＠ｅｘａｍｐｌｅ．ｃｏｍ",
+    "我学C++和C#还有F#语言",
 ]
 
 SYMBOL_CLASSES = {
@@ -58,8 +70,19 @@ SYMBOL_CLASSES = {
 }
 
 
+def _invisible(character: str) -> bool:
+    """Controls, format characters and variation selectors."""
+    selector = "\ufe00" <= character <= "\ufe0f" or "\U000e0100" <= character <= "\U000e01ef"
+    return selector or not character.isprintable()
+
+
+def _shown(text: str) -> str:
+    """``text`` with its invisible characters escaped as Python writes them."""
+    return "".join(ascii(c)[1:-1] if _invisible(c) else c for c in text)
+
+
 def _joined(words: List[str]) -> str:
-    return "|".join(words).replace("\x1b", "\\x1b")
+    return _shown("|".join(words))
 
 
 def _segment_lines(pipeline: str, texts: List[str]) -> List[str]:
@@ -79,8 +102,7 @@ def cuts(pipelines: List[str]):
         through_pipe = [_joined([t.text for t in doc]) for doc in nlp.pipe(SENTENCES)]
         through_segment = _segment_lines(pipeline, SENTENCES)
         for sentence, piped, segmented in zip(SENTENCES, through_pipe, through_segment):
-            shown = sentence.replace("\x1b", "\\x1b")
-            print(f"| {shown} | {pipeline} | {piped} | {'same' if segmented == piped else segmented} |")
+            print(f"| {_shown(sentence)} | {pipeline} | {piped} | {'same' if segmented == piped else segmented} |")
 
 
 @app.command()

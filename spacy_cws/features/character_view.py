@@ -15,6 +15,10 @@ characters it stands for, so words are always cut from the input's own text and
   ``"X"``, a word of another alphabetic script one unit with its script's
   symbol. A word boundary is never predicted inside a run, and a run of a
   script other than Latin (or of control characters) is a word of its own.
+- A grapheme cluster (grapheme_clusters.py: a character with its variation
+  selector or zero-width joiner, an emoji sequence, a flag) is one unit with
+  the symbol of its first character: the model sees "中\\ufe0f文" as "中文",
+  and no boundary falls inside a cluster.
 - Whitespace is not a unit: it separates units and forces a word boundary.
 """
 from dataclasses import dataclass
@@ -23,6 +27,7 @@ from typing import List, Optional, Sequence
 
 import numpy
 
+from .grapheme_clusters import grapheme_clusters
 from .letter_runs import ALONE_KINDS, LATIN_SYMBOL, NUMBER_SYMBOL, RUN_SYMBOLS, find_runs
 
 __all__ = ["CharacterView", "LATIN_SYMBOL", "NUMBER_SYMBOL", "Normaliser", "code_points", "laid_end_to_end", "non_space_positions"]
@@ -66,6 +71,8 @@ class CharacterView:
     runs (numpy.ndarray): int64 (k, 2), the [start, end) character offsets of
         the runs of more than one character, never cut inside (also when
         ``collapse_runs`` is off and a run is several units).
+    clusters (numpy.ndarray): int64 (c, 2), the [start, end) character offsets
+        of the grapheme clusters of more than one character, never cut inside.
     """
 
     symbols: str
@@ -74,6 +81,7 @@ class CharacterView:
     spaced: numpy.ndarray
     alone: numpy.ndarray
     runs: numpy.ndarray
+    clusters: numpy.ndarray
 
     def __len__(self) -> int:
         return len(self.symbols)
@@ -142,7 +150,7 @@ class Normaliser:
         Vectorised over characters with numpy; Python loops only over runs
         (whole runs, not their characters).
         """
-        return self._joined_view(self.normalise_characters(text))
+        return self._joined_view(self.normalise_characters(text), grapheme_clusters(text))
 
     def views(self, texts: Sequence[str]) -> List[CharacterView]:
         """The views of ``texts``: equal to ``[self(text) for text in texts]``,
@@ -154,13 +162,17 @@ class Normaliser:
         is no unit and no run crosses it; what depends on a text's edges is
         then set as the text alone gives it: its first unit is not
         ``spaced``, and is ``alone`` only if it begins a run of its own.
+        Grapheme clusters are found text by text: most Chinese sentences skip
+        the cluster scan, a batch of them joined nearly never does.
         """
         if len(texts) < 2:
             return [self(text) for text in texts]
         normalised = [self.normalise_characters(text) for text in texts]
         lengths = numpy.fromiter(map(len, normalised), dtype=numpy.int64, count=len(normalised))
         offsets = numpy.concatenate([[0], numpy.cumsum(lengths + 1)])[:-1]
-        whole = self._joined_view("\n".join(normalised), offsets)
+        clusters = [grapheme_clusters(text) for text in texts]
+        laid = [spans + offset for spans, offset in zip(clusters, offsets.tolist()) if len(spans)]
+        whole = self._joined_view("\n".join(normalised), numpy.concatenate(laid) if laid else clusters[0], offsets)
         bounds = numpy.searchsorted(whole.starts, numpy.append(offsets, offsets[-1] + lengths[-1] + 1)).tolist()
         run_bounds = numpy.searchsorted(whole.runs[:, 0], offsets).tolist() + [len(whole.runs)]
         views = []
@@ -174,32 +186,41 @@ class Normaliser:
                     whole.spaced[first:last],
                     whole.alone[first:last],
                     whole.runs[run_bounds[k] : run_bounds[k + 1]] - offset,
+                    clusters[k],
                 )
             )
         return views
 
-    def _joined_view(self, normalised: str, text_offsets: Optional[numpy.ndarray] = None) -> CharacterView:
-        """The view of a normalised text; ``text_offsets``: where the texts
-        joined in it by "\\n" begin (views), or None for one text."""
+    def _joined_view(
+        self, normalised: str, clusters: numpy.ndarray, text_offsets: Optional[numpy.ndarray] = None
+    ) -> CharacterView:
+        """The view of a normalised text with the grapheme clusters of its
+        input text; ``text_offsets``: where the texts joined in it by "\\n"
+        begin (views), or None for one text."""
         codes = code_points(normalised).copy()
         length = len(codes)
         is_unit = ~_is_space(codes)
         run_starts, run_ends, run_kinds = find_runs(normalised)
+        # The spans that are one unit each: the clusters, and the runs when they are collapsed.
+        one_unit = clusters
+        if self.collapse_runs:
+            one_unit = numpy.concatenate([clusters, numpy.stack([run_starts, run_ends], axis=1)])
+        # +1 after each span's first character, -1 at its end: > 0 inside one
+        # (int8: clusters do not overlap each other, nor runs, so the count is 0 to 2).
+        inside = numpy.zeros(length + 1, dtype=numpy.int8)
+        numpy.add.at(inside, one_unit[:, 0] + 1, 1)
+        numpy.add.at(inside, one_unit[:, 1], -1)
+        # A character inside a span continues the unit of the one before, unless that one is whitespace.
+        continues = numpy.cumsum(inside, dtype=numpy.int8)[:length] > 0
+        del inside
+        continues[1:] &= is_unit[:-1]
         if self.collapse_runs and len(run_starts):
-            # +1 after each run's first character, -1 at its end: > 0 inside a run
-            # (int8: runs do not overlap, so the count is 0 or 1).
-            inside = numpy.zeros(length + 1, dtype=numpy.int8)
-            numpy.add.at(inside, run_starts + 1, 1)
-            numpy.add.at(inside, run_ends, -1)
-            is_unit &= numpy.cumsum(inside, dtype=numpy.int8)[:length] == 0
-            del inside
             symbols = RUN_SYMBOLS[run_kinds]
             codes[run_starts] = numpy.where(symbols > 0, symbols, codes[run_starts])
-        starts = numpy.flatnonzero(is_unit).astype(numpy.int64, copy=False)
-        # A unit is one character, or a whole run from the run's first character.
-        ends = starts + 1
-        if self.collapse_runs and len(run_starts):
-            ends[numpy.searchsorted(starts, run_starts)] = run_ends
+        starts = numpy.flatnonzero(is_unit & ~continues).astype(numpy.int64, copy=False)
+        # A unit ends where the next one starts or at whitespace.
+        stops = numpy.append(numpy.flatnonzero(~is_unit | ~continues), length)
+        ends = stops[numpy.searchsorted(stops, starts, side="right")]
         symbols = codes[starts].tobytes().decode("utf-32-le", "surrogatepass")
         spaced = numpy.zeros(len(starts), dtype=bool)
         spaced[1:] = starts[1:] != ends[:-1]
@@ -211,7 +232,8 @@ class Normaliser:
             spaced[firsts[firsts < len(starts)]] = False
             after_own_run = after_own_run[~numpy.isin(after_own_run, firsts)]
         alone[after_own_run] = True
-        alone[numpy.searchsorted(starts, run_starts[own])] = True
+        # The unit that holds the run's first character (a cluster may begin before it).
+        alone[numpy.searchsorted(starts, run_starts[own], side="right") - 1] = True
         multi = run_ends - run_starts > 1
         runs = numpy.stack([run_starts[multi], run_ends[multi]], axis=1)
-        return CharacterView(symbols, starts, ends, spaced, alone[: len(starts)], runs)
+        return CharacterView(symbols, starts, ends, spaced, alone[: len(starts)], runs, clusters)

@@ -92,7 +92,9 @@ class SegmenterSettings:
     unbroken_patterns: regular expressions whose matches are never cut inside
         (default: URLs, e-mail addresses, "@" mentions, numbers with
         separators and units, times and fractions; the defaults of earlier
-        releases are read as today's, see unbroken_spans.py); grapheme
+        releases are read as today's, see unbroken_spans.py), matched in the
+        text read with full-width letters, digits and the signs ＠．＿％＋－／
+        as ASCII (so an ASCII pattern finds full-width forms too); grapheme
         clusters and runs of letters are never cut either, whatever the patterns.
     RAISES ValueError: for a value out of range (named in the message);
         TypeError: for an unknown setting.

@@ -4,7 +4,7 @@ from typing import List, Sequence, Tuple
 import numpy
 
 from ..features.character_view import CharacterView, _is_space, code_points
-from .unbroken_spans import PatternSpans, grapheme_clusters
+from .unbroken_spans import PatternSpans
 
 
 def apply_span_constraints(
@@ -74,7 +74,7 @@ def constrained_words(
 ) -> List[numpy.ndarray]:
     """Per text, the model's ``words`` of it with its ``wholes`` spans
     (force-mode user words) one word each, and the spans of ``patterns``, the
-    view's runs and grapheme clusters never cut inside (apply_span_constraints).
+    view's runs and its grapheme clusters never cut inside (apply_span_constraints).
 
     words, wholes: per text int64 (n, 2) and (k, 2) [start, end) offsets.
     RETURNS per text int64 (n', 2): its words (the same array where nothing
@@ -85,7 +85,7 @@ def constrained_words(
     found for the whole batch in one numpy pass over the texts laid end to
     end; text by text, the numpy calls cost about 10 µs a CTB6 sentence.
     """
-    unbroken = [(patterns(text), view.runs, grapheme_clusters(text)) for text, view in zip(texts, views)]
+    unbroken = [(patterns(text), view.runs, view.clusters) for text, view in zip(texts, views)]
     changed = _with_cut_spans(texts, words, unbroken)
     changed |= numpy.fromiter(map(len, wholes), dtype=numpy.int64, count=len(wholes)) > 0
     return [

@@ -1,12 +1,11 @@
-"""Spans of a text that no word boundary may cut, whatever the model says.
+"""Pattern spans of a text that no word boundary may cut, whatever the model says.
 
-- Grapheme clusters (``regex``'s ``\\X``: a letter with its combining marks,
-  an emoji joined by zero-width joiners, a flag): never cut inside.
-- Pattern spans (URLs, e-mail addresses, "@" mentions, numbers with their
-  separators and units, times and fractions; users can add patterns in the
-  component's config): never cut
-  inside; where they join their neighbours is the model's choice (CTB keeps
-  "2009年" one word).
+URLs, e-mail addresses, "@" mentions, numbers with their separators and units,
+times and fractions (users can add patterns in the component's config) are
+never cut inside; where they join their neighbours is the model's choice (CTB
+keeps "2009年" one word). Full-width forms are found as their ASCII forms are
+(``PatternSpans``). Grapheme clusters and runs are never cut either: they are
+units of the model's view (features/character_view.py).
 """
 from typing import List, Sequence
 
@@ -47,45 +46,29 @@ def upgraded_patterns(patterns: Sequence[str]) -> List[str]:
     return [_REWRITES.get(pattern, pattern) for pattern in patterns]
 
 
-_CLUSTER = regex.compile(r"\X")
+# What the patterns read instead of full-width letters, digits and the signs of
+# e-mail addresses and numbers: their ASCII forms, one character for one, so
+# the offsets are the text's ("ａ＠ｂ．ｃｎ" is an e-mail address as "a@b.cn" is).
+# The full-width comma, colon, question mark and tilde are Chinese punctuation
+# and stay as they are (a URL stops at "，"; CTB cuts the score "４：３" in three),
+# but for the colon of a URL's "：／／".
+_FULL_WIDTH_SIGNS = "＠．＿％＋－／"
+_PATTERN_FOLDING = {
+    code: code - 0xFEE0
+    for code in [*range(ord("０"), ord("９") + 1), *range(ord("Ａ"), ord("Ｚ") + 1), *range(ord("ａ"), ord("ｚ") + 1)]
+    + [ord(sign) for sign in _FULL_WIDTH_SIGNS]
+}
 
 
-# Between two of these characters there is always a cluster boundary (none is
-# Extend, ZWJ, SpacingMark, Prepend, CR, a Hangul jamo or a regional indicator:
-# Unicode UAX #29, rule GB999), so a text can be cut there.
-_SAFE_CUT = regex.compile(r"(?<=[\x20-\x7e\u4e00-\u9fff])(?=[\x20-\x7e\u4e00-\u9fff])")
-CLUSTER_BLOCK = 65536  # characters per findall call: its strings live only per block
-# Texts of only these characters (printable ASCII, CJK punctuation before the
-# tone marks, CJK ideographs, full-width ASCII) have no cluster of more than
-# one character (none is Extend, ZWJ, SpacingMark, Prepend, a control, a
-# Hangul jamo or a regional indicator), so most Chinese sentences skip \X.
-_SINGLE_CLUSTERS = regex.compile(r"[\x20-\x7e\u3001-\u3029\u4e00-\u9fff\uff01-\uff5e]*+")
-
-
-def grapheme_clusters(text: str) -> numpy.ndarray:
-    """int64 (k, 2): the [start, end) offsets of the clusters of more than one
-    character. The text is read in blocks of about CLUSTER_BLOCK characters cut
-    at sure cluster boundaries, so memory does not grow with its length."""
-    if _SINGLE_CLUSTERS.fullmatch(text):
-        return numpy.zeros((0, 2), dtype=numpy.int64)
-    found, start = [], 0
-    while start < len(text):
-        end = len(text)
-        if start + CLUSTER_BLOCK < len(text):
-            cut = _SAFE_CUT.search(text, start + CLUSTER_BLOCK)
-            end = cut.start() if cut else len(text)
-        clusters = _CLUSTER.findall(text, start, end)  # strings, not match objects: 3x faster on CTB6
-        if len(clusters) < end - start:
-            lengths = numpy.fromiter(map(len, clusters), dtype=numpy.int64, count=len(clusters))
-            ends = start + numpy.cumsum(lengths)
-            multi = lengths > 1
-            found.append(numpy.stack([ends[multi] - lengths[multi], ends[multi]], axis=1))
-        start = end
-    return numpy.concatenate(found) if found else numpy.zeros((0, 2), dtype=numpy.int64)
+def pattern_text(text: str) -> str:
+    """``text`` as the patterns read it (_PATTERN_FOLDING above); same length."""
+    return text.translate(_PATTERN_FOLDING).replace("：//", "://")
 
 
 class PatternSpans:
-    """Finds the spans of a list of regular expressions (Python ``regex`` syntax).
+    """Finds the spans of a list of regular expressions (Python ``regex`` syntax)
+    in a text read with full-width letters, digits and signs as ASCII
+    (pattern_text), so an ASCII pattern finds their full-width forms too.
 
     RAISES ValueError: naming a pattern that does not compile.
     """
@@ -100,8 +83,10 @@ class PatternSpans:
         self._combined = regex.compile("|".join(f"(?:{p})" for p in self.patterns)) if self.patterns else None
 
     def __call__(self, text: str) -> numpy.ndarray:
-        """int64 (k, 2): non-overlapping [start, end) matches, leftmost first."""
+        """int64 (k, 2): non-overlapping [start, end) matches in
+        ``pattern_text(text)``, leftmost first."""
         if self._combined is None:
             return numpy.zeros((0, 2), dtype=numpy.int64)
-        spans: List[tuple] = [(m.start(), m.end()) for m in self._combined.finditer(text) if m.end() > m.start()]
+        read = pattern_text(text)
+        spans: List[tuple] = [(m.start(), m.end()) for m in self._combined.finditer(read) if m.end() > m.start()]
         return numpy.asarray(spans, dtype=numpy.int64).reshape(-1, 2)

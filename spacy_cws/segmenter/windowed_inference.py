@@ -55,8 +55,8 @@ def segment_in_windows(
         ``with_probs`` float32 (max(len(text) - 1, 0),) where element i is the
         probability of a word boundary between text[i] and text[i + 1]: the
         model's (head 0's softmax for gap scores, CRF marginals for B/M/E/S),
-        1 next to whitespace, 0 inside a run (boundary_probabilities.py; else
-        []). The words may disagree with them where constraints (force-mode
+        1 next to whitespace, 0 inside a run or a grapheme cluster
+        (boundary_probabilities.py; else []). The words may disagree with them where constraints (force-mode
         user words, prefer-mode words kept whole, unbroken spans) overrule
         the model.
     """

@@ -9,7 +9,7 @@ from hypothesis import given
 
 from spacy_cws.segmenter.segmenter_tokenizer import segmenter_as_tokenizer
 
-from .strategies import SCRIPT_TEXT
+from .strategies import SCRIPT_TEXT, format_texts
 
 _UNSEGMENTED = ("Han", "Common", "Inherited")
 
@@ -58,3 +58,34 @@ def test_tokenizer_shape_cuts_no_word_inside(tokenizer_nlp, text):
 @given(text=SCRIPT_TEXT)
 def test_zh_cws_gd_sm_cuts_no_word_inside(zh_cws_gd_sm_nlp, text):
     _assert_no_cut_inside(zh_cws_gd_sm_nlp(text), text)
+
+
+def _assert_words_and_clusters_whole(doc, text, gaps):
+    """No token boundary at ``gaps`` (inside words) nor inside a grapheme
+    cluster, and (where the Doc has them) gap probabilities of 0 there."""
+    assert doc.text == text
+    inside = set(gaps) | {i for m in regex.finditer(r"\X", text) for i in range(m.start() + 1, m.end())}
+    boundaries = {token.idx for token in doc} | {token.idx + len(token.text) for token in doc}
+    assert not inside & boundaries, (text, [t.text for t in doc])
+    if doc.has_extension("gap_probs") and doc._.gap_probs is not None:
+        assert all(doc._.gap_probs[i - 1] == 0 for i in inside), (text, doc._.gap_probs.tolist())
+
+
+@given(case=format_texts())
+def test_trained_segmenter_keeps_format_characters_and_clusters_whole(trained_nlp, case):
+    _assert_words_and_clusters_whole(trained_nlp(case[0]), *case)
+
+
+@given(case=format_texts())
+def test_tokenizer_shape_keeps_format_characters_and_clusters_whole(tokenizer_nlp, case):
+    _assert_words_and_clusters_whole(tokenizer_nlp.tokenizer(case[0]), *case)
+
+
+@given(case=format_texts())
+def test_zh_cws_gd_sm_keeps_format_characters_and_clusters_whole(zh_cws_gd_sm_nlp, case):
+    _assert_words_and_clusters_whole(zh_cws_gd_sm_nlp(case[0]), *case)
+
+
+@given(case=format_texts())
+def test_zh_cws_gd_keeps_format_characters_and_clusters_whole(zh_cws_gd_nlp, case):
+    _assert_words_and_clusters_whole(zh_cws_gd_nlp(case[0]), *case)

@@ -56,6 +56,23 @@ def test_gap_probs_at_whitespace_runs_and_edges(zh_cws_gd_sm_nlp):
     assert zh_cws_gd_sm_nlp("好")._.gap_probs.shape == (0,)
 
 
+@pytest.mark.parametrize("name", ["zh_cws_gd", "zh_cws_gd_sm"])
+def test_a_cluster_is_its_base_character_to_the_model(name):
+    """Never a boundary inside a grapheme cluster (0), and the gap after it
+    has the model's probability for the gap after its base character: the
+    words and probabilities of the text without the variation selectors."""
+    from ..conftest import shipped_pipeline
+
+    nlp = shipped_pipeline(name)
+    for text, selector in [("我\ufe0f们是中国人", 1), ("他\ufe0e说好", 1), ("中\U000E0100文", 1), ("中\ufe0f文", 1)]:
+        doc, plain = nlp(text), nlp(text[:selector] + text[selector + 1 :])
+        assert doc._.gap_probs[selector - 1] == 0, text
+        numpy.testing.assert_allclose(numpy.delete(doc._.gap_probs, selector - 1), plain._.gap_probs, atol=1e-6)
+        words = [token.text for token in plain]
+        words[0] = words[0][:selector] + text[selector] + words[0][selector:]
+        assert [token.text for token in doc] == words, text
+
+
 def _reference_gap_probs(text, view, spans, span_probs):
     """The definition, gap by gap: 1 next to whitespace, 0 inside a unit, else
     the probability that the unit after the gap starts a word (its

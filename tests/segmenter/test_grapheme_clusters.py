@@ -1,10 +1,10 @@
-"""Grapheme clusters that no word boundary may cut (unbroken_spans.py)."""
+"""Grapheme clusters that no word boundary may cut (features/grapheme_clusters.py)."""
 import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spacy_cws.segmenter import unbroken_spans
-from spacy_cws.segmenter.unbroken_spans import grapheme_clusters
+from spacy_cws.features import grapheme_clusters as cluster_module
+from spacy_cws.features.grapheme_clusters import grapheme_clusters
 
 # Characters that join clusters: combining marks, ZWJ, skin tones, variation
 # selectors, regional indicators, Hangul jamo, CR LF; beside CJK and ASCII.
@@ -31,19 +31,23 @@ def test_known_clusters():
 @given(st.lists(st.sampled_from(PIECES), max_size=60).map("".join), st.integers(1, 8))
 def test_reading_in_blocks_finds_the_same_clusters(text, block):
     """Long texts are read block by block, cut only at sure cluster boundaries."""
-    saved = unbroken_spans.CLUSTER_BLOCK
-    unbroken_spans.CLUSTER_BLOCK = block
+    saved = cluster_module.CLUSTER_BLOCK
+    cluster_module.CLUSTER_BLOCK = block
     try:
         assert [tuple(span) for span in grapheme_clusters(text).tolist()] == _reference(text)
     finally:
-        unbroken_spans.CLUSTER_BLOCK = saved
+        cluster_module.CLUSTER_BLOCK = saved
 
 
-# The edges of the characters that skip the \X scan (printable ASCII, CJK
-# punctuation up to U+3029, CJK ideographs, full-width ASCII) and their
-# neighbours that join clusters or are controls: U+302A-U+302F are ideographic
-# tone marks (Extend), U+FF9E/U+FF9F half-width sound marks (Extend).
-EDGES = ["\x1f", " ", "~", "\x7f", "\u3000", "\u3001", "\u3029", "\u302a", "\u302f", "\u4e00", "\u9fff", "\uff01", "\uff5e", "\uff9e", "\u0301", "a"]
+# The edges of the characters that skip the \X scan (line feeds, printable
+# ASCII, CJK punctuation up to U+3029, CJK ideographs, full-width ASCII) and
+# their neighbours that join clusters or are controls: CR (CR LF is one
+# cluster), U+302A-U+302F are ideographic tone marks (Extend), U+FF9E/U+FF9F
+# half-width sound marks (Extend).
+EDGES = [
+    "\n", "\r", "\x1f", " ", "~", "\x7f", "\u3000", "\u3001",
+    "\u3029", "\u302a", "\u302f", "\u4e00", "\u9fff", "\uff01", "\uff5e", "\uff9e", "\u0301", "a",
+]
 
 
 @settings(max_examples=300, deadline=None)

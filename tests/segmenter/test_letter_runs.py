@@ -29,6 +29,25 @@ def test_joiners_stay_between_letters_of_one_script():
     ]
 
 
+def test_format_characters_join_letters_of_one_script():
+    """Soft hyphen, ZWNJ (Persian) and ZWJ are written inside words: between
+    letters of one script they join them; elsewhere they join nothing."""
+    assert _runs("می\u200cخواهم Zwei\xadsilben a\u200cb x\u200dy a\u200c中 \u200cb a\xad\xadb a\u200cд") == [
+        ("می\u200cخواهم", "arabic"), ("Zwei\xadsilben", "latin"), ("a\u200cb", "latin"), ("x\u200dy", "latin"),
+        ("a", "latin"), ("b", "latin"), ("a", "latin"), ("b", "latin"), ("a", "latin"), ("д", "cyrillic"),
+    ]
+
+
+def test_language_names_and_flags_are_runs():
+    """"C++", "C#" and "F#" are Latin words; a pair of regional indicators is
+    a flag, a run of its own kind (a word of its own)."""
+    assert _runs("我学C++和C#，F#、g++与Notepad++，C++11，a+++b，ABC#，x#y") == [
+        ("C++", "latin"), ("C#", "latin"), ("F#", "latin"), ("g++", "latin"), ("Notepad++", "latin"), ("C++", "latin"),
+        ("11", "number"), ("a", "latin"), ("b", "latin"), ("ABC", "latin"), ("x", "latin"), ("y", "latin"),
+    ]
+    assert _runs("国旗🇨🇳🇺🇸🇯") == [("🇨🇳", "flag"), ("🇺🇸", "flag")]
+
+
 def test_numbers_other_scripts_and_controls():
     assert _runs("3.5%的ㄅㄆㄇ和世\x1b\x00界") == [("3.5%", "number"), ("ㄅㄆㄇ", "other"), ("\x1b\x00", "control")]
 
@@ -65,3 +84,15 @@ def test_earlier_default_patterns_are_read_as_todays():
     assert SegmenterSettings(unbroken_patterns=EARLIER_DEFAULT_PATTERNS).unbroken_patterns == DEFAULT_PATTERNS
     mine = [r"[A-Z]{2}-[0-9]{4}", EARLIER_DEFAULT_PATTERNS[1]]
     assert upgraded_patterns(mine) == [mine[0], DEFAULT_PATTERNS[1]]
+
+
+def test_full_width_forms_are_found_as_their_ascii_forms():
+    """Full-width e-mail addresses, URLs and numbers are spans as their ASCII
+    forms are; the full-width comma and colon stay Chinese punctuation (CTB
+    cuts the score "４：３" in three) but in a URL's "：／／"."""
+    patterns = PatternSpans(DEFAULT_PATTERNS)
+    for ascii_text in ["ABC123.45@example.com", "https://example.com/a", "www.example.com", "-1000.5kg", "3/4", "@张三"]:
+        full_width = ascii_text.translate({code: code + 0xFEE0 for code in range(0x21, 0x7F)})
+        assert patterns(full_width).tolist() == patterns(ascii_text).tolist(), full_width
+    text = "以４：３战胜，访问ｗｗｗ．ａ．ｃｎ，共１，２个"
+    assert [text[s:e] for s, e in patterns(text).tolist()] == ["４", "３", "ｗｗｗ．ａ．ｃｎ", "１", "２"]

@@ -73,7 +73,7 @@ def test_a_batch_gets_each_texts_own_constrained_words(shared_data):
     and lines with URLs, e-mail addresses, emoji and whitespace."""
     from spacy_cws.features.character_view import Normaliser
     from spacy_cws.segmenter.span_constraints import constrained_words
-    from spacy_cws.segmenter.unbroken_spans import DEFAULT_PATTERNS, PatternSpans, grapheme_clusters
+    from spacy_cws.segmenter.unbroken_spans import DEFAULT_PATTERNS, PatternSpans
 
     lines = (shared_data / "ctb6" / "test.seg").read_text(encoding="utf-8").splitlines()
     lines = [line for line in lines if line.strip()]
@@ -94,7 +94,7 @@ def test_a_batch_gets_each_texts_own_constrained_words(shared_data):
     result = constrained_words(texts, views, words, wholes, patterns)
     changed = 0
     for text, view, text_words, whole, got in zip(texts, views, words, wholes, result):
-        unbroken = numpy.concatenate([patterns(text), view.runs, grapheme_clusters(text)])
+        unbroken = numpy.concatenate([patterns(text), view.runs, view.clusters])
         expected = apply_span_constraints(text, text_words, whole, unbroken)
         assert got.tolist() == expected.tolist(), text
         changed += got.tolist() != text_words.tolist()
