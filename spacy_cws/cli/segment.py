@@ -173,7 +173,7 @@ def segment_cli(
             fail(f"Input file not found: {name}")
     written = set() if output is None else {output.resolve(), record_path(output).resolve()}
     if any(name != STDIN and Path(name).resolve() in written for name in inputs):
-        fail(f"The output {output} (or its run record) is also an input: it would be overwritten while it is read.")
+        fail(f"The output {output} or its run record is also an input: it would be overwritten while it is read.")
     if resume and output is None:
         fail("--resume needs --output: the file whose complete lines are kept.")
     if engine == Engine.ray and (STDIN in inputs or resume):
