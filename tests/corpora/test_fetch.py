@@ -9,8 +9,8 @@ import pytest
 
 from spacy_cws.corpora.catalog import CORPORA
 from spacy_cws.corpora.fetch import (
+    ARCHIVE_MEMBERS,
     FILE_FIELDS,
-    ICWB2_MEMBERS,
     ICWB2_ZIP,
     PUBLISHED_COUNTS,
     FetchError,
@@ -65,14 +65,17 @@ def fake_icwb2_zip(tmp_path):
 
 def test_project_yml_is_the_one_list_of_origins():
     """Every catalogued file has its URL and md5 in project.yml's assets, or is a
-    SIGHAN 2005 training set inside the zip listed there (checked by word counts)."""
+    member of an archive listed there: a SIGHAN 2005 training set in the zip
+    without a checksum (checked by word counts), or PFR's 199801.txt (md5, no URL)."""
     for corpus in CORPORA.values():
         for field in FILE_FIELDS:
             relative = getattr(corpus, field)
             if relative is None:
                 continue
-            if relative in ICWB2_MEMBERS:
-                assert relative in PUBLISHED_COUNTS and KNOWN_FILES[ICWB2_ZIP].md5 is None
+            if relative in ARCHIVE_MEMBERS:
+                archive = KNOWN_FILES[ARCHIVE_MEMBERS[relative][0]]
+                assert archive.url.startswith("http")
+                assert relative in PUBLISHED_COUNTS or (archive.md5 and KNOWN_FILES[relative].md5)
             else:
                 assert KNOWN_FILES[relative].md5 and KNOWN_FILES[relative].url.startswith("https://")
 
@@ -217,3 +220,4 @@ def test_cli_errors(cli, tmp_path):
     result = cli("nope", "--assets", tmp_path)
     assert result.exit_code == 1 and "Unknown corpus 'nope'" in result.output
     assert cli("ctb6", "--local", tmp_path / "missing").exit_code == 2
+
