@@ -12,7 +12,9 @@ from spacy_cws.corpora.fetch import (
     ARCHIVE_MEMBERS,
     FILE_FIELDS,
     ICWB2_ZIP,
+    PFR_ZIP,
     PUBLISHED_COUNTS,
+    Asset,
     FetchError,
     count_words,
     fetch_corpus,
@@ -221,3 +223,51 @@ def test_cli_errors(cli, tmp_path):
     assert result.exit_code == 1 and "Unknown corpus 'nope'" in result.output
     assert cli("ctb6", "--local", tmp_path / "missing").exit_code == 2
 
+
+def test_pku_pfr_local_copies_verified_by_md5(shared_data, tmp_path):
+    fetched = fetch_corpus("pku_pfr", tmp_path, shared_data, download=offline)
+    assert [(f.path.relative_to(tmp_path).as_posix(), f.source) for f in fetched] == [
+        ("pku_pfr1998/199801.txt", "local"),
+        ("sighan2005_train_samples/pku_dev.txt", "local"),
+        ("sighan2005/pku/test.utf8", "local"),
+        ("sighan2005/pku/test_gold.utf8", "local"),
+        ("sighan2005/pku/training_words.utf8", "local"),
+    ]
+    assert fetched[0].verified == f"md5 {KNOWN_FILES['pku_pfr1998/199801.txt'].md5}"
+
+
+@pytest.fixture
+def pfr_zip(shared_data, tmp_path, monkeypatch):
+    """A zip holding the real 199801.txt, standing for the repository's (its md5 in place of the real zip's)."""
+    path = tmp_path / "upstream" / "199801.zip"
+    path.parent.mkdir()
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.write(shared_data / "pku_pfr1998/199801.txt", "199801.txt")
+    monkeypatch.setitem(project_assets(), PFR_ZIP, Asset(KNOWN_FILES[PFR_ZIP].url, md5sum(path)))
+    return path
+
+
+def test_pfr_zip_downloaded_checked_and_extracted(shared_data, pfr_zip, tmp_path):
+    served = serve_from(shared_data)
+
+    def download(url, dest):
+        if url == KNOWN_FILES[PFR_ZIP].url:
+            shutil.copyfile(pfr_zip, dest)
+        else:
+            served(url, dest)
+
+    fetched = fetch_corpus("pku_pfr", tmp_path / "assets", download=download)
+    assert [(f.path.relative_to(tmp_path / "assets").as_posix(), f.source) for f in fetched[:3]] == [
+        (PFR_ZIP, "downloaded"),
+        ("pku_pfr1998/199801.txt", "extracted"),
+        ("sighan2005_train_samples/pku_dev.txt", "downloaded"),
+    ]
+    assert fetched[0].verified == f"md5 {md5sum(pfr_zip)}"
+    assert fetched[1].verified == f"md5 {KNOWN_FILES['pku_pfr1998/199801.txt'].md5}"
+
+
+def test_pfr_zip_that_fails_its_md5_is_an_error_naming_the_url(tmp_path, fake_icwb2_zip):
+    with pytest.raises(FetchError, match="md5 mismatch") as info:
+        fetch_corpus("pku_pfr", tmp_path, download=lambda url, dest: shutil.copyfile(fake_icwb2_zip, dest))
+    assert KNOWN_FILES[PFR_ZIP].url in str(info.value)
+    assert not (tmp_path / PFR_ZIP).exists() and not (tmp_path / "pku_pfr1998/199801.txt").exists()
