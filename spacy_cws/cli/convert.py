@@ -18,7 +18,11 @@ def convert_cli(
     ),
     output_path: Path = typer.Argument(..., help="DocBin (.spacy) file for the training sentences."),
     fmt: str = typer.Option(
-        "sighan", "--format", "-f", help="sighan (SIGHAN, CTB6 .seg, SXU) or wordpos (ZX word_POS)."
+        "sighan",
+        "--format",
+        "-f",
+        help="sighan (SIGHAN, CTB6 .seg, SXU), wordpos (ZX word_POS), pfr (People's Daily 1998: GBK, word/TAG) "
+        "or bies (a character and its B/I/E/S tag a line, a blank line after each sentence).",
     ),
     criterion: Optional[str] = typer.Option(
         None,

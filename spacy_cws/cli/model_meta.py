@@ -8,7 +8,7 @@ from spacy.util import get_minor_version_range, get_package_version
 from wasabi import msg
 
 from .. import __version__
-from ..corpora.catalog import get_corpus
+from ..corpora.catalog import CORPORA, get_corpus
 from . import app
 from .errors import fail, require_file
 
@@ -140,7 +140,7 @@ def read_json_file(path: Path, reader: Callable[[Path], Any]) -> Any:
 
 @app.command("model-meta")
 def model_meta_cli(
-    corpus: str = typer.Argument(..., help="The training corpus: pku, msr, as, cityu, ctb6, sxu or zx."),
+    corpus: str = typer.Argument(..., help=f"The training corpus: {', '.join(CORPORA)}."),
     metrics: Path = typer.Argument(..., help="Metrics JSON written by evaluate."),
     output: Path = typer.Argument(..., help="meta.json fields to pass to spacy package --meta-path."),
     speed: Optional[Path] = typer.Option(None, "--speed", help="JSON lines written by benchmarks/benchmark_speed.py --output."),

@@ -8,7 +8,7 @@ names the segmentation standard, kept in the DocBin's user data.
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Sequence, Union
+from typing import Callable, List, Optional, Sequence, Union
 
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
@@ -68,6 +68,7 @@ def convert_corpus(
     dev_fraction: float = 0.1,
     words_output: Optional[Union[str, Path]] = None,
     vocab: Optional[Vocab] = None,
+    transform: Optional[Callable[[List[SegmentedSentence]], List[SegmentedSentence]]] = None,
 ) -> ConversionReport:
     """Convert a segmented corpus file to a DocBin (``.spacy``) file.
 
@@ -81,11 +82,14 @@ def convert_corpus(
         ``output_path``, one per line (UTF-8, "\\n"): the training word list the
         SIGHAN scorer needs for its OOV measures.
     vocab: vocab for the Docs; a new empty one by default.
+    transform: applied to the sentences read, before the dev split (e.g. a
+        ``training_text.TrainingText``); what it returns is converted.
 
     Raises ValueError for a bad ``fmt``, ``criterion`` or ``dev_fraction``
-    or an input without a sentence (empty, or blank lines only),
-    FileNotFoundError for a missing input, and CorpusFormatError (a
-    ValueError) for an unreadable input line, all before anything is written.
+    or an input without a sentence (empty, or blank lines only, or none left
+    by ``transform``), FileNotFoundError for a missing input, and
+    CorpusFormatError (a ValueError) for an unreadable input line, all before
+    anything is written; and what ``transform`` raises.
     """
     if not criterion:
         raise ValueError("criterion must be a non-empty string")
@@ -98,6 +102,10 @@ def convert_corpus(
     sentences = list(read_segmented(input_path, fmt, stats))
     if not sentences:
         raise ValueError(f"{input_path} holds no sentence ({stats.lines} line(s), none with a word): nothing to convert")
+    if transform is not None:
+        sentences = transform(sentences)
+        if not sentences:
+            raise ValueError(f"{input_path}: no sentence left to convert once changed as its corpus asks")
     n_dev = dev_size(len(sentences), dev_fraction) if dev_output is not None else 0
     n_train = len(sentences) - n_dev
     parts = [(Path(output_path), sentences[:n_train])]

@@ -32,7 +32,7 @@ def test_input_and_gold(files: CorpusFiles, assets: Path) -> Tuple[List[str], Li
         with files.path(assets, "test_gold").open("rb") as gold:
             gold_lines = gold.readlines()
         return list_text_lines(files.path(assets, "test_raw")), gold_lines, f"official raw input {files.test_raw}"
-    sentences = [s.words for s in read_segmented(files.path(assets, "test_gold"), files.format)]
+    sentences = [s.words for s in read_segmented(files.path(assets, "test_gold"), files.format_of("test_gold"))]
     gold_lines = [(" ".join(words) + "\n").encode("utf-8") for words in sentences]
     return ["".join(words) for words in sentences], gold_lines, f"gold words of {files.test_gold} joined"
 

@@ -5,9 +5,12 @@ The URLs and md5 sums stand once, in project.yml's ``assets`` section, which
 there (:func:`project_assets`). It exists beside weasel for what weasel's
 assets cannot express: fetching only the files of one corpus, a local copy
 tried before the download (``vars.local_data``, checked against the same
-md5s), and the SIGHAN 2005 training sets, which are members of the official
-icwb2-data.zip (extracted here) with no published checksum (checked against
-the bakeoff's published word counts instead).
+md5s), and the files that are members of an archive (extracted here): the
+SIGHAN 2005 training sets, in the official icwb2-data.zip, which has no
+published checksum (checked against the bakeoff's published word counts
+instead), and People's Daily 1998's 199801.txt, in its repository's
+199801.zip (both md5-checked; project.yml lists 199801.txt without a URL, as
+a file to place by hand).
 
 Each file the catalog names for a corpus comes from the first of:
 
@@ -16,8 +19,7 @@ Each file the catalog names for a corpus comes from the first of:
 2. a local folder (``--local``, e.g. ../shared/data) holding it at the same
    relative path;
 3. its public origin in project.yml: a raw GitHub file at a pinned commit
-   (MANIFEST.md), or, for the SIGHAN 2005 training sets, the official
-   icwb2-data.zip.
+   (MANIFEST.md), or, for an archive's member, the archive (``ARCHIVE_MEMBERS``).
 
 A file is written to ``NAME.part`` and only moved into place once it passes,
 so a failed fetch never leaves a bad file.
@@ -51,9 +53,15 @@ PROJECT_FILE = Path(__file__).resolve().parents[2] / "project.yml"
 ASSETS_DIR = "assets"  # the folder of project.yml's asset destinations
 
 ICWB2_ZIP = "icwb2-data.zip"  # kept in the assets folder: all four corpora use it
-ICWB2_MEMBERS = {
-    f"sighan2005/{name}/training.utf8": f"icwb2-data/training/{name}_training.utf8"
-    for name in ("pku", "msr", "as", "cityu")
+PFR_ZIP = "pku_pfr1998/199801.zip"
+# Files that are members of an archive in project.yml's assets: relative path ->
+# (the archive's relative path, the member's name in it).
+ARCHIVE_MEMBERS: Dict[str, Tuple[str, str]] = {
+    **{
+        f"sighan2005/{name}/training.utf8": (ICWB2_ZIP, f"icwb2-data/training/{name}_training.utf8")
+        for name in ("pku", "msr", "as", "cityu")
+    },
+    "pku_pfr1998/199801.txt": (PFR_ZIP, "199801.txt"),
 }
 
 TIMEOUT_S = 60  # per blocking network operation, not for the whole download
@@ -61,9 +69,10 @@ BIG_DOWNLOAD = 1 << 20  # bytes; smaller downloads get no progress bar
 
 
 class Asset(NamedTuple):
-    """A file of project.yml's assets: its public URL and md5 (None: unknown)."""
+    """A file of project.yml's assets: its public URL (None: an archive's member,
+    or a file to place by hand) and md5 (None: unknown)."""
 
-    url: str
+    url: Optional[str]
     md5: Optional[str]
 
 
@@ -78,9 +87,9 @@ def project_assets() -> Dict[str, Asset]:
         raise FetchError(f"Cannot read the assets of {PROJECT_FILE}: {err}") from err
     prefix = ASSETS_DIR + "/"
     return {
-        entry["dest"][len(prefix) :]: Asset(entry["url"], entry.get("checksum"))
+        entry["dest"][len(prefix) :]: Asset(entry.get("url"), entry.get("checksum"))
         for entry in config.get("assets", [])
-        if entry["dest"].startswith(prefix) and entry.get("url")
+        if entry.get("dest", "").startswith(prefix) and (entry.get("url") or entry.get("checksum"))
     }
 
 
@@ -124,8 +133,8 @@ class FetchedFile:
     """A file in place: its path, where it came from and how it was verified.
 
     source: "present" (already at path), "local" (copied from --local),
-    "downloaded" or "extracted" (from icwb2-data.zip). The zip itself is listed
-    too when a training set was extracted from it.
+    "downloaded" or "extracted" (from an archive, ``ARCHIVE_MEMBERS``). The
+    archive itself is listed too when a file was extracted from it.
     origin: the local file, URL or zip member it came from; "" when present.
     """
 
@@ -242,7 +251,7 @@ def _fetch_file(
         verified = _install(dest, partial(shutil.copyfile, source), partial(check_file, str(source)))
         return [FetchedFile(dest, "local", str(source), verified)]
     known = project_assets().get(relative)
-    if known is not None and known.md5 is not None:
+    if known is not None and known.url is not None and known.md5 is not None:
         url = known.url
         try:
             verified = _install(dest, partial(download, url), partial(check_file, url))
@@ -250,51 +259,58 @@ def _fetch_file(
             hint = f"pass --local with a folder holding {relative} (e.g. ../shared/data), or place it at {dest}"
             raise FetchError(_unavailable(relative, stale, url, err, hint)) from err
         return [FetchedFile(dest, "downloaded", url, verified)]
-    if relative in ICWB2_MEMBERS:
-        member = ICWB2_MEMBERS[relative]
-        archive = _icwb2_zip(assets, local, download, relative, dest, stale)
+    if relative in ARCHIVE_MEMBERS:
+        archive_relative, member = ARCHIVE_MEMBERS[relative]
+        archive = _archive(archive_relative, assets, local, download, relative, dest, stale)
         label = f"{archive.path}:{member}"
-        verified = _install(dest, partial(_extract, archive.path, member), partial(check_file, label))
+        extract = partial(_extract, archive.path, member, archive_relative)
+        verified = _install(dest, extract, partial(check_file, label))
         return [archive, FetchedFile(dest, "extracted", label, verified)]
     raise FetchError(f"{relative}: not in --local and no known public origin{stale}")
 
 
-def _icwb2_zip(
-    assets: Path, local: Optional[Path], download: Download, relative: str, dest: Path, stale: str
+def _archive(
+    archive: str, assets: Path, local: Optional[Path], download: Download, relative: str, dest: Path, stale: str
 ) -> FetchedFile:
-    """The official SIGHAN 2005 zip: already in ``assets``, in ``local`` (used
-    in place), or downloaded into ``assets`` and kept for the other corpora."""
-    unchecked = "no published checksum (its members are checked)"
-    url = project_assets()[ICWB2_ZIP].url
-    path = assets / ICWB2_ZIP
+    """The archive (relative path) holding ``relative``: already in ``assets``, in
+    ``local`` (used in place), or downloaded into ``assets`` and kept for its
+    other members. Checked by its md5 in project.yml where it has one; the
+    icwb2-data.zip has none (its members are checked)."""
+    known = project_assets()[archive]
+
+    def check(label: str, path: Path) -> str:
+        if known.md5 is not None:
+            return verify(archive, label, path)
+        return "no published checksum (its members are checked)"
+
+    def check_download(label: str, path: Path) -> str:
+        if not zipfile.is_zipfile(path):  # e.g. an HTML error page
+            raise FetchError(f"{label}: not a zip file")
+        return check(label, path)
+
+    path = assets / archive
     if path.is_file():
-        return FetchedFile(path, "present", "", unchecked)
-    if local is not None and (local / ICWB2_ZIP).is_file():
-        return FetchedFile(local / ICWB2_ZIP, "local", str(local / ICWB2_ZIP), unchecked)
-
-    def is_zip(tmp: Path) -> str:
-        if not zipfile.is_zipfile(tmp):
-            raise FetchError(f"{url}: not a zip file")
-        return unchecked
-
+        return FetchedFile(path, "present", "", check(str(path), path))
+    if local is not None and (local / archive).is_file():
+        return FetchedFile(local / archive, "local", str(local / archive), check(str(local / archive), local / archive))
     try:
-        _install(path, partial(download, url), is_zip)
+        verified = _install(path, partial(download, known.url), partial(check_download, known.url))
     except OSError as err:
         hint = (
-            f"pass --local with a folder holding {relative} or {ICWB2_ZIP}, "
-            f"or place the file at {dest} (or the zip at {path})"
+            f"pass --local with a folder holding {relative} or {archive}, "
+            f"or place the file at {dest} (or the archive at {path})"
         )
-        raise FetchError(_unavailable(relative, stale, url, err, hint)) from err
-    return FetchedFile(path, "downloaded", url, unchecked)
+        raise FetchError(_unavailable(relative, stale, known.url, err, hint)) from err
+    return FetchedFile(path, "downloaded", known.url, verified)
 
 
-def _extract(archive: Path, member: str, out: Path) -> None:
+def _extract(archive: Path, member: str, archive_relative: str, out: Path) -> None:
     # Reading a member to its end checks its CRC-32, so a damaged zip fails here.
     try:
         with zipfile.ZipFile(archive) as zipped, zipped.open(member) as src, out.open("wb") as dst:
             shutil.copyfileobj(src, dst, 1 << 20)
     except KeyError:
-        raise FetchError(f"{archive} has no member {member}: is it the SIGHAN 2005 {ICWB2_ZIP}?") from None
+        raise FetchError(f"{archive} has no member {member}: is it the {archive_relative} project.yml names?") from None
     except zipfile.BadZipFile as err:
         raise FetchError(f"{archive}: damaged zip ({err}); delete it and run again") from err
 

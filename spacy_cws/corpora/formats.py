@@ -8,18 +8,35 @@ Formats (``FORMATS``):
   (spaces, tabs, U+3000 full-width spaces, ...).
 - ``"wordpos"``: ZX (ZhuXian) files, each token ``word_POS``. The POS tag after
   the last ``_`` is dropped, so a word may itself contain ``_``.
+- ``"pfr"``: People's Daily 1998 as PKU ICL released it (PFR, ``199801.txt``):
+  **GBK**, a paragraph a line, first its id (``19980101-01-001-001/m``, dropped)
+  then ``word/TAG`` tokens separated by spaces; the tag after the last ``/`` is
+  dropped, and so are the ``[`` and ``]TAG`` around compound names
+  (``[中国/ns  政府/n]nt`` is the words 中国, 政府). Full-width characters stay
+  as they are; a line holding its id alone counts as blank.
+- ``"bies"``: one character a line, ``CHARACTER<TAB>TAG`` with the tags B, I
+  (or M), E, S of the word each character begins, continues, ends or is, and
+  a blank line after each sentence (e.g. the SIGHAN 2005 training samples);
+  a sentence's line number is that of its first character.
 
-Lines end only at ``\\r\\n``, ``\\r`` or ``\\n``; other Unicode line breaks
+Lines end only at ``\\r\\n``, ``\\r`` or ``\\n`` (so PFR's stray ``\\r`` before its
+``\\r\\n`` makes a blank line); other Unicode line breaks
 (U+2028, U+0085, ``\\x1c`` ...) are whitespace *inside* a line, so they
 separate words but never sentences. A UTF-8 BOM at the start of the file is
 dropped. Blank and whitespace-only lines are not sentences; ``ReadStats``
 counts them.
 """
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, List, Optional, Tuple, Union
 
-FORMATS = ("sighan", "wordpos")
+FORMATS = ("sighan", "wordpos", "pfr", "bies")
+ENCODINGS = {"pfr": "gbk"}  # every other format is UTF-8
+# A PFR paragraph id as its line starts (the official SIGHAN PKU training file
+# keeps a few inside its lines, without the /m tag).
+PFR_ID = re.compile(r"19\d{6}-\d{2}-\d{3}-\d{3}")
+BIES_TAGS = {"B": "B", "I": "I", "M": "I", "E": "E", "S": "S"}
 
 
 class CorpusFormatError(ValueError):
@@ -65,14 +82,19 @@ def read_segmented(
 
     Raises ValueError for an unknown ``fmt`` and FileNotFoundError for a missing
     file (both at call time), and CorpusFormatError while iterating, for a line
-    that is not valid UTF-8 or (``wordpos``) a token with no ``_POS`` suffix.
+    that is not valid UTF-8 (GBK for ``pfr``), a ``wordpos`` token with no
+    ``_POS`` suffix, a ``pfr`` line without its paragraph id or a token with no
+    ``/TAG``, or a ``bies`` line that is not ``CHARACTER TAG`` or a tag that
+    breaks the word (I or E with no word begun, B or S inside one, a sentence
+    ending inside a word).
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown corpus format {fmt!r}; expected one of {', '.join(FORMATS)}")
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"corpus file not found: {path}")
-    return _read(path, fmt, stats if stats is not None else ReadStats())
+    stats = stats if stats is not None else ReadStats()
+    return _read_bies(path, stats) if fmt == "bies" else _read(path, fmt, stats)
 
 
 def read_text_lines(path: Path, stats: Optional[ReadStats] = None) -> Iterator[Tuple[int, str]]:
@@ -89,27 +111,76 @@ def read_text_lines(path: Path, stats: Optional[ReadStats] = None) -> Iterator[T
 def decode_utf8_line(raw: bytes, path: Union[str, Path], line_no: int) -> str:
     """Line ``line_no`` (1-based) of the file ``path``, decoded from UTF-8.
     RAISES CorpusFormatError naming the file, line and first bad byte."""
+    return decode_line(raw, path, line_no, "utf-8")
+
+
+def decode_line(raw: bytes, path: Union[str, Path], line_no: int, encoding: str) -> str:
+    """Line ``line_no`` (1-based) of the file ``path``, decoded from ``encoding``.
+    RAISES CorpusFormatError naming the file, line, encoding and first bad byte."""
     try:
-        return raw.decode("utf-8")
+        return raw.decode(encoding)
     except UnicodeDecodeError as err:
         bad = raw[err.start : err.start + 1].hex()
-        reason = f"not valid UTF-8 (byte 0x{bad} at byte {err.start + 1} of the line)"
+        reason = f"not valid {encoding.upper()} (byte 0x{bad} at byte {err.start + 1} of the line)"
         raise CorpusFormatError(path, line_no, reason) from err
 
 
 def _read(path: Path, fmt: str, stats: ReadStats) -> Iterator[SegmentedSentence]:
-    for line_no, text in read_text_lines(path, stats):
+    encoding = ENCODINGS.get(fmt, "utf-8")
+    for line_no, raw in _raw_lines(path, stats):
+        text = decode_line(raw, path, line_no, encoding)
         if line_no == 1:
             text = text.removeprefix("\ufeff")
         # str.split() splits on every Unicode whitespace character, so no word
         # ever contains whitespace, whatever separator the corpus used.
         tokens = text.split()
-        if not tokens:
+        if tokens and fmt == "wordpos":
+            tokens = [split_word_pos(token, path, line_no)[0] for token in tokens]
+        elif tokens and fmt == "pfr":
+            tokens = pfr_words(tokens, path, line_no)
+        if not tokens:  # a blank line, or a PFR paragraph id alone
             stats.blank_lines += 1
             continue
-        if fmt == "wordpos":
-            tokens = [split_word_pos(token, path, line_no)[0] for token in tokens]
         yield SegmentedSentence(line_no, tokens)
+
+
+def _read_bies(path: Path, stats: ReadStats) -> Iterator[SegmentedSentence]:
+    sentence: Optional[SegmentedSentence] = None
+    inside = False  # the last tag began or continued a word that has not ended
+    for line_no, raw in _raw_lines(path, stats):
+        text = decode_line(raw, path, line_no, "utf-8")
+        if line_no == 1:
+            text = text.removeprefix("\ufeff")
+        fields = text.split()
+        if not fields:
+            stats.blank_lines += 1
+            if sentence is not None:
+                yield _ended(sentence, inside, path, line_no - 1)
+            sentence, inside = None, False
+            continue
+        tag = BIES_TAGS.get(fields[-1])
+        if len(fields) != 2 or len(fields[0]) != 1 or tag is None:
+            raise CorpusFormatError(path, line_no, f"expected 'CHARACTER TAG' with a tag B, I, M, E or S, got {text!r}")
+        if tag in "BS":
+            if inside:
+                reason = f"tag {fields[-1]} inside a word (the word begun before never ended)"
+                raise CorpusFormatError(path, line_no, reason)
+            if sentence is None:
+                sentence = SegmentedSentence(line_no, [])
+            sentence.words.append(fields[0])
+        elif not inside:
+            raise CorpusFormatError(path, line_no, f"tag {fields[-1]} continues no word (a word begins with B)")
+        else:
+            sentence.words[-1] += fields[0]
+        inside = tag in "BI"
+    if sentence is not None:
+        yield _ended(sentence, inside, path, stats.lines)
+
+
+def _ended(sentence: SegmentedSentence, inside: bool, path: Path, last_line: int) -> SegmentedSentence:
+    if inside:
+        raise CorpusFormatError(path, last_line, "the sentence ends inside a word (its last tag is B or I, not E or S)")
+    return sentence
 
 
 def _raw_lines(path: Path, stats: ReadStats) -> Iterator[Tuple[int, bytes]]:
@@ -141,3 +212,24 @@ def split_word_pos(token: str, path: Union[str, Path], line_no: int) -> Tuple[st
     if not sep or not word or not tag:
         raise CorpusFormatError(path, line_no, f"token {token!r} is not of the form word_POS")
     return word, tag
+
+
+def pfr_words(tokens: List[str], path: Union[str, Path], line_no: int) -> List[str]:
+    """The words of a ``pfr`` line's tokens: the paragraph id first (dropped),
+    then ``word/TAG`` tokens; the tag after the last ``/`` is dropped, with the
+    ``[`` that opens a compound name (``[中国/ns``) and the ``]TAG`` that closes it
+    (``政府/n]nt``). RAISES CorpusFormatError naming the file and line for a line
+    that does not start with a paragraph id or a token not of the form word/TAG."""
+    ident, _, _ = tokens[0].rpartition("/")
+    if not PFR_ID.fullmatch(ident):
+        reason = f"expected a paragraph id like 19980101-01-001-001/m first, got {tokens[0]!r}"
+        raise CorpusFormatError(path, line_no, reason)
+    words = []
+    for token in tokens[1:]:
+        word, sep, tag = token.rpartition("/")
+        if len(word) > 1 and word.startswith("["):
+            word = word[1:]
+        if not sep or not word or not tag:
+            raise CorpusFormatError(path, line_no, f"token {token!r} is not of the form word/TAG")
+        words.append(word)
+    return words

@@ -87,6 +87,17 @@ def test_convert_dev_split_and_word_list(toy_corpus, tmp_path):
     assert report.word_types == len(expected)
 
 
+def test_convert_transform_applies_before_the_dev_split(toy_corpus, tmp_path):
+    train, dev = tmp_path / "train.spacy", tmp_path / "dev.spacy"
+    convert_corpus(toy_corpus, train, criterion="toy", dev_output=dev, transform=lambda sentences: sentences[:3])
+    sentences = [line.split() for line in TOY_LINES if line.strip()]
+    assert [[t.text for t in doc] for doc in _docs(train) + _docs(dev)] == sentences[:3]
+    assert len(_docs(dev)) == 1
+    with pytest.raises(ValueError, match="no sentence left to convert"):
+        convert_corpus(toy_corpus, tmp_path / "none.spacy", criterion="toy", transform=lambda sentences: [])
+    assert not (tmp_path / "none.spacy").exists()
+
+
 def test_convert_errors_write_nothing(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_bytes("甲 乙\n丙\n".encode("utf-8") + b"\x80\n")

@@ -9,10 +9,12 @@ import pytest
 
 from spacy_cws.corpora.catalog import CORPORA
 from spacy_cws.corpora.fetch import (
+    ARCHIVE_MEMBERS,
     FILE_FIELDS,
-    ICWB2_MEMBERS,
     ICWB2_ZIP,
+    PFR_ZIP,
     PUBLISHED_COUNTS,
+    Asset,
     FetchError,
     count_words,
     fetch_corpus,
@@ -65,14 +67,17 @@ def fake_icwb2_zip(tmp_path):
 
 def test_project_yml_is_the_one_list_of_origins():
     """Every catalogued file has its URL and md5 in project.yml's assets, or is a
-    SIGHAN 2005 training set inside the zip listed there (checked by word counts)."""
+    member of an archive listed there: a SIGHAN 2005 training set in the zip
+    without a checksum (checked by word counts), or PFR's 199801.txt (md5, no URL)."""
     for corpus in CORPORA.values():
         for field in FILE_FIELDS:
             relative = getattr(corpus, field)
             if relative is None:
                 continue
-            if relative in ICWB2_MEMBERS:
-                assert relative in PUBLISHED_COUNTS and KNOWN_FILES[ICWB2_ZIP].md5 is None
+            if relative in ARCHIVE_MEMBERS:
+                archive = KNOWN_FILES[ARCHIVE_MEMBERS[relative][0]]
+                assert archive.url.startswith("http")
+                assert relative in PUBLISHED_COUNTS or (archive.md5 and KNOWN_FILES[relative].md5)
             else:
                 assert KNOWN_FILES[relative].md5 and KNOWN_FILES[relative].url.startswith("https://")
 
@@ -217,3 +222,52 @@ def test_cli_errors(cli, tmp_path):
     result = cli("nope", "--assets", tmp_path)
     assert result.exit_code == 1 and "Unknown corpus 'nope'" in result.output
     assert cli("ctb6", "--local", tmp_path / "missing").exit_code == 2
+
+
+def test_pku_pfr_local_copies_verified_by_md5(shared_data, tmp_path):
+    fetched = fetch_corpus("pku_pfr", tmp_path, shared_data, download=offline)
+    assert [(f.path.relative_to(tmp_path).as_posix(), f.source) for f in fetched] == [
+        ("pku_pfr1998/199801.txt", "local"),
+        ("sighan2005_train_samples/pku_dev.txt", "local"),
+        ("sighan2005/pku/test.utf8", "local"),
+        ("sighan2005/pku/test_gold.utf8", "local"),
+        ("sighan2005/pku/training_words.utf8", "local"),
+    ]
+    assert fetched[0].verified == f"md5 {KNOWN_FILES['pku_pfr1998/199801.txt'].md5}"
+
+
+@pytest.fixture
+def pfr_zip(shared_data, tmp_path, monkeypatch):
+    """A zip holding the real 199801.txt, standing for the repository's (its md5 in place of the real zip's)."""
+    path = tmp_path / "upstream" / "199801.zip"
+    path.parent.mkdir()
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.write(shared_data / "pku_pfr1998/199801.txt", "199801.txt")
+    monkeypatch.setitem(project_assets(), PFR_ZIP, Asset(KNOWN_FILES[PFR_ZIP].url, md5sum(path)))
+    return path
+
+
+def test_pfr_zip_downloaded_checked_and_extracted(shared_data, pfr_zip, tmp_path):
+    served = serve_from(shared_data)
+
+    def download(url, dest):
+        if url == KNOWN_FILES[PFR_ZIP].url:
+            shutil.copyfile(pfr_zip, dest)
+        else:
+            served(url, dest)
+
+    fetched = fetch_corpus("pku_pfr", tmp_path / "assets", download=download)
+    assert [(f.path.relative_to(tmp_path / "assets").as_posix(), f.source) for f in fetched[:3]] == [
+        (PFR_ZIP, "downloaded"),
+        ("pku_pfr1998/199801.txt", "extracted"),
+        ("sighan2005_train_samples/pku_dev.txt", "downloaded"),
+    ]
+    assert fetched[0].verified == f"md5 {md5sum(pfr_zip)}"
+    assert fetched[1].verified == f"md5 {KNOWN_FILES['pku_pfr1998/199801.txt'].md5}"
+
+
+def test_pfr_zip_that_fails_its_md5_is_an_error_naming_the_url(tmp_path, fake_icwb2_zip):
+    with pytest.raises(FetchError, match="md5 mismatch") as info:
+        fetch_corpus("pku_pfr", tmp_path, download=lambda url, dest: shutil.copyfile(fake_icwb2_zip, dest))
+    assert KNOWN_FILES[PFR_ZIP].url in str(info.value)
+    assert not (tmp_path / PFR_ZIP).exists() and not (tmp_path / "pku_pfr1998/199801.txt").exists()

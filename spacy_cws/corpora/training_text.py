@@ -1,0 +1,65 @@
+"""What a catalog entry asks done to its training sentences before conversion.
+
+``CorpusFiles.sentences`` cuts the training file's lines into sentences,
+``split_unlisted`` splits the words the official training word list lacks, and
+``dev_in_train`` takes the dev file's sentences out (in that order, so the
+training words of a dev sentence found are the converted ones). A
+``TrainingText`` is the ``transform`` that ``convert_corpus`` applies; once it
+has run, it holds the counts ``prepare`` reports.
+"""
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import List, Optional
+
+from .catalog import CorpusFiles
+from .dev_overlap import DevOverlap, remove_dev_sentences
+from .formats import SegmentedSentence, read_segmented
+from .listed_words import ListedWords, split_unlisted_words
+from .sentences import split_sentences
+
+
+@dataclass
+class TrainingText:
+    """The changes ``files`` asks for, with the counts of the last run.
+
+    lines: training lines read; sentences: the sentences they were cut into;
+    split_words: words split (None: not asked for); overlap: the dev sentences
+    found and removed (None: not asked for).
+    """
+
+    files: CorpusFiles
+    assets: Path
+    lines: int = 0
+    sentences: int = 0
+    split_words: Optional[int] = None
+    overlap: Optional[DevOverlap] = None
+    _dev: List[SegmentedSentence] = field(default_factory=list, repr=False)
+
+    @classmethod
+    def for_corpus(cls, files: CorpusFiles, assets: Path) -> Optional["TrainingText"]:
+        """The transform of ``files``, or None when it asks for no change. Reads
+        the dev file now when its sentences are to be taken out.
+        RAISES FileNotFoundError, CorpusFormatError: as ``read_segmented``."""
+        if not (files.sentences or files.dev_in_train or files.split_unlisted):
+            return None
+        text = cls(files, Path(assets))
+        if files.dev_in_train:
+            text._dev = list(read_segmented(files.path(assets, "dev"), files.format_of("dev")))
+        return text
+
+    def __call__(self, sentences: List[SegmentedSentence]) -> List[SegmentedSentence]:
+        """The training sentences, changed as the catalog entry asks.
+        RAISES FileNotFoundError, CorpusFormatError: reading the word list (UTF-8)."""
+        self.lines = len(sentences)
+        if self.files.sentences:
+            sentences = [
+                SegmentedSentence(line.line_no, words) for line in sentences for words in split_sentences(line.words)
+            ]
+        self.sentences = len(sentences)
+        if self.files.split_unlisted:
+            word_list = read_segmented(self.files.path(self.assets, "train_words"))
+            words = {word for line in word_list for word in line.words}
+            sentences, self.split_words = split_unlisted_words(sentences, ListedWords(words))
+        if self.files.dev_in_train:
+            sentences, self.overlap = remove_dev_sentences(sentences, self._dev)
+        return sentences
