@@ -1,4 +1,5 @@
-"""A user's install (no torch): both shipped pipelines load and segment CTB6 test without importing torch.
+"""A user's install (no torch): both shipped pipelines load and segment CTB6 test without importing torch,
+and spaCy's own tools work on a shipped and an adapted pipeline.
 
 Run by .ci/run in a fresh venv where only README's user install was done:
     python .ci/torch_free_check.py ../shared/data/ctb6/test.seg
@@ -10,6 +11,14 @@ import time
 from pathlib import Path
 
 import spacy
+
+
+def run(*command: str) -> subprocess.CompletedProcess:
+    """Run a command of this venv's Python; RAISES AssertionError with its output's end when it fails."""
+    result = subprocess.run([sys.executable, *command], capture_output=True, text=True)
+    assert result.returncode == 0, f"{' '.join(command)}:\n{(result.stdout + result.stderr)[-3000:]}"
+    return result
+
 
 texts = ["".join(line.split()) for line in Path(sys.argv[1]).read_text(encoding="utf-8").splitlines()]
 for name in ("zh_cws_gd_sm", "zh_cws_gd"):
@@ -32,6 +41,39 @@ with tempfile.TemporaryDirectory() as folder:
         words = output.read_text(encoding="utf-8").splitlines()
         assert ["".join(line.split()) for line in words] == texts, f"segment with {name} lost text"
         print(f"segment --model {name}: {len(words):,} lines")
+# spaCy's tools: each looks up registered functions, and a lookup that misses
+# (a typo, or spacy package's search for the packages a config needs) imports
+# every registered function's module: none may need torch. On zh_cws_gd_sm and
+# on a copy adapted (lexicon only) to a few hundred lines of CTB6 test.
+with tempfile.TemporaryDirectory() as folder:
+    folder = Path(folder)
+    raw = folder / "raw.txt"
+    raw.write_text("".join(text + "\n" for text in texts[:300]), encoding="utf-8")
+    adapted = folder / "adapted"
+    run("-m", "spacy_cws", "adapt", "zh_cws_gd_sm", str(raw), "--output", str(adapted), "--lexicon-only")
+    shipped = next(spacy.util.get_package_path("zh_cws_gd_sm").glob("*/config.cfg")).parent
+    for name, path in (("zh_cws_gd_sm", shipped), ("adapted zh_cws_gd_sm", adapted)):
+        run("-m", "spacy", "debug", "config", str(path / "config.cfg"))
+        packages = folder / "packages" / path.name
+        packages.mkdir(parents=True)
+        run("-m", "spacy", "package", str(path), str(packages), "--build", "none")
+        assert any(packages.glob("*/setup.py")), f"spacy package wrote no package of {name}"
+        # spaCy's documented recipe: a pipeline from its config, then its bytes.
+        nlp = spacy.load(path)
+        copy = spacy.util.get_lang_class(nlp.lang).from_config(nlp.config).from_bytes(nlp.to_bytes())
+        sample = texts[:200]
+        words = [[[t.text for t in doc] for doc in pipeline.pipe(sample)] for pipeline in (nlp, copy)]
+        assert words[0] == words[1], f"{name} from its config and bytes gives other words"
+        print(f"{name}: spacy debug config, spacy package, from_config + from_bytes")
+    # A typo in a config: spaCy's own message, naming it.
+    typo = folder / "typo.cfg"
+    config = (shipped / "config.cfg").read_text(encoding="utf-8")
+    typo.write_text(config.replace("GDTransformer.v2", "GDTransformr.v2"), encoding="utf-8")
+    debug = [sys.executable, "-m", "spacy", "debug", "config", str(typo)]
+    result = subprocess.run(debug, capture_output=True, text=True)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and "GDTransformr.v2" in output and "torch" not in output, output[-2000:]
+    print("a typo in a config: spaCy names it")
 try:
     import torch  # noqa: F401
 except ImportError:

@@ -26,6 +26,13 @@ def import_onnxruntime():
     return onnxruntime
 
 
+def load_errors(onnxruntime) -> tuple:
+    """What an InferenceSession raises for bytes or a file that is no ONNX
+    model it can run: not protobuf, no graph, an invalid graph, no such file."""
+    errors = onnxruntime.capi.onnxruntime_pybind11_state
+    return (errors.InvalidProtobuf, errors.InvalidArgument, errors.InvalidGraph, errors.Fail, errors.NoSuchFile)
+
+
 class OnnxNetwork:
     """Scores of an exported segmentation graph, by an ONNX Runtime InferenceSession on the CPU.
 
@@ -33,8 +40,8 @@ class OnnxNetwork:
     threads: the InferenceSession's intra-op threads (0: ONNX Runtime's default, one
         per physical core); inter-op work runs on the calling thread.
     RAISES ImportError: without ONNX Runtime (naming the extra to install);
-        ValueError: for a graph spacy-cws did not export;
-        onnxruntime's errors for bytes that are not an ONNX model.
+        ValueError: for bytes that ONNX Runtime cannot load (not an ONNX
+        model: a damaged file), or a graph spacy-cws did not export.
     """
 
     backend = "onnxruntime"
@@ -47,7 +54,10 @@ class OnnxNetwork:
         options.inter_op_num_threads = 1
         options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
         self.threads = threads
-        self.inference = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
+        try:
+            self.inference = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
+        except load_errors(onnxruntime) as err:
+            raise ValueError(f"ONNX Runtime cannot load it ({type(err).__name__}: {err})") from err
         release_freed_memory()  # the parsed graph, its initializers now the InferenceSession's (freed_memory.py)
         metadata = self.inference.get_modelmeta().custom_metadata_map
         self.labels, self.longest, crf = read_metadata(metadata)

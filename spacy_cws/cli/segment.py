@@ -20,6 +20,7 @@ import typer
 from spacy.language import Language
 from tqdm import tqdm
 
+from ..damaged_pipeline import DamagedPipelineError
 from ..lexicon.sources import UserDictionaryWarning
 from ..streaming.formats import FORMATTERS, LineFormat, format_jsonl_probs
 from ..streaming.lines import STDIN, InputError, InputLine, read_inputs, until_input_error
@@ -51,6 +52,8 @@ def load_pipeline(model: str) -> Language:
     """Load a pipeline, or fail saying how to get one."""
     try:
         return spacy.load(model)
+    except DamagedPipelineError as err:  # names the file and how to get a good copy
+        fail(str(err))
     # Loading runs the package's code and config: any failure means "no usable model".
     except Exception as err:  # noqa: BLE001
         fail(
@@ -214,7 +217,7 @@ def segment_cli(
             if new_output:
                 keep_run_record(output, record)
             write_lines(sink, lines, "standard output" if output is None else f"the output file {output}")
-    except InputError as err:
+    except (InputError, DamagedPipelineError) as err:  # DamagedPipelineError: a graph found damaged when first run
         fail(str(err))
     except OutputError as err:
         if output is None:

@@ -4,6 +4,10 @@ Input: Docs. Output: per Doc a float array (len(doc.text), width), one row per
 character of the text (whitespace included), so the MWA layer sees exactly
 the characters that the segmentation sources cover. Texts longer than
 max_length are cut into windows at token starts and reassembled.
+
+The torch module (pytorch_char_encoder.py) is imported when the encoder is
+built, so that spaCy can import this module (it imports every registered
+function's module when a lookup misses) in an install without torch.
 """
 from typing import Callable, List, Tuple
 
@@ -13,8 +17,7 @@ from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, xp2torch
 from thinc.types import Floats2d, Ints2d
 
-from ..nets.padding import HOST_OPS, length_mask, unpad_outputs
-from .pytorch_char_encoder import CharacterEncoder, hash_characters
+from ..backends.choice import require_torch
 from .windows import Window, join_windows, split_windows, window_spans
 
 InT = List[Doc]
@@ -36,7 +39,11 @@ def build_char_encoder(
     """A small character encoder trained from scratch (see CharacterEncoder):
     two hashed embeddings per character + learned positions + ``conv_depth``
     residual convolutions over ``window_size`` characters each side + ``depth``
-    pre-norm Transformer layers of ``width``."""
+    pre-norm Transformer layers of ``width``.
+
+    RAISES ValueError: for settings out of range; ImportError: without torch,
+        naming the train extra.
+    """
     if width % n_heads:
         raise ValueError(f"width {width} is not divisible by n_heads {n_heads}")
     if conv_depth < 0 or window_size < 0 or depth < 0:
@@ -54,6 +61,9 @@ def build_char_encoder(
         conv_depth=conv_depth,
         window_size=window_size,
     )
+    require_torch("The MWA character encoder (spacy-cws.MWACharEncoder.v1)")
+    from .pytorch_char_encoder import CharacterEncoder
+
     # Built now, not in init: every setting is known, and a pipeline loaded
     # from disk (e.g. by spaCy's tok2vec component, which does not initialize
     # before from_bytes) must have the same layer structure as the saved one.
@@ -63,6 +73,8 @@ def build_char_encoder(
 
 
 def forward(model: Model, docs: InT, is_train: bool) -> Tuple[OutT, Callable]:
+    from .pytorch_char_encoder import hash_characters
+
     settings = model.attrs["settings"]
     width = model.get_dim("nO")
     windows: List[Window] = []
@@ -84,6 +96,8 @@ def forward(model: Model, docs: InT, is_train: bool) -> Tuple[OutT, Callable]:
 
 
 def _convert_inputs(model: Model, X: List[Ints2d], is_train: bool):
+    from ..nets.padding import HOST_OPS, length_mask
+
     ids = HOST_OPS.pad(X)  # (B, T, 2)
     mask = length_mask(HOST_OPS, [len(x) for x in X], ids.shape[1])
     device = model.shims[0].device
@@ -92,5 +106,7 @@ def _convert_inputs(model: Model, X: List[Ints2d], is_train: bool):
 
 
 def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
+    from ..nets.padding import unpad_outputs
+
     X, Y_torch = inputs_outputs  # Y_torch: (B, T, width)
     return unpad_outputs(model.ops, Y_torch, [len(x) for x in X])

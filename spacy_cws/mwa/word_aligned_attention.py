@@ -9,6 +9,10 @@ source names in the ``word_aligned_attention`` layer's ``attrs["sources"]``
 Long texts: the attention sees at most ``max_length`` characters at once; a
 longer text is cut at word ends shared by all sources (hard cuts where there
 are none) and the windows' outputs are concatenated, so nothing is truncated.
+
+The torch module is imported when the attention is built (``init``), so that
+spaCy can import this module (it imports every registered function's module
+when a lookup misses) in an install without torch.
 """
 from typing import Callable, List, Optional, Sequence, Tuple
 
@@ -18,8 +22,7 @@ from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
 from thinc.types import Floats2d, Ints2d
 
-from ..nets.padding import HOST_OPS, length_mask, unpad_outputs
-from .pytorch_word_aligned_attention import MultiSourceWordAlignedAttention
+from ..backends.choice import require_torch
 from .sources import SEGMENTATIONS_ATTR, get_segmentations
 from .token_pooling import chars_to_tokens
 from .token_vectors_to_characters import TOK2VEC_REF
@@ -65,7 +68,10 @@ def build_mwa_enricher(
     and ``[initialize] init_tok2vec`` loads.
     Output: per Doc a float array (len(doc), width), the mean over each
     token's characters of the fused character vectors.
+    RAISES ValueError: for settings out of range; ImportError: without torch,
+        naming the train extra (the attention runs on torch).
     """
+    require_torch("The MWA enricher (spacy-cws.MWAEnricher.v1)")
     if pooling not in ("key", "row"):
         raise ValueError(f"pooling must be 'key' or 'row', got '{pooling}'")
     if max_length < 1:
@@ -154,6 +160,8 @@ def mwa_init(model: Model, X=None, Y=None) -> None:
             "The word-aligned attention has no segmentation sources: build it through the "
             "mwa_enricher component, or call set_sources(model, names) first."
         )
+    from .pytorch_word_aligned_attention import MultiSourceWordAlignedAttention
+
     settings = dict(model.attrs["settings"])
     module = MultiSourceWordAlignedAttention(model.get_dim("nI"), model.get_dim("nM"), **settings)
     model._layers.append(PyTorchWrapper_v2(module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs))
@@ -203,6 +211,8 @@ def mwa_forward(model: Model, inputs: Tuple[List[Doc], List[Floats2d]], is_train
 
 
 def _convert_inputs(model: Model, X: List[Tuple[Floats2d, Ints2d]], is_train: bool):
+    from ..nets.padding import HOST_OPS, length_mask
+
     ops = model.ops
     lengths = [len(H) for H, _ in X]
     hidden = ops.pad([H for H, _ in X])  # (B, T, d)
@@ -223,5 +233,7 @@ def _convert_inputs(model: Model, X: List[Tuple[Floats2d, Ints2d]], is_train: bo
 
 
 def _convert_outputs(model: Model, inputs_outputs, is_train: bool):
+    from ..nets.padding import unpad_outputs
+
     X, Y_torch = inputs_outputs  # Y_torch: (B, T, width)
     return unpad_outputs(model.ops, Y_torch, [len(H) for H, _ in X])

@@ -26,8 +26,10 @@ from thinc.types import Floats3d
 
 from ..backends.choice import check_backend, require_torch
 from ..component_serialization import CfgAndModelSerialization
+from ..damaged_pipeline import GOOD_COPY, DamagedPipelineError
 from ..features.character_view import Normaliser
 from ..lexicon import load_lexicon
+from ..nets.left_out_tables import leaves_out_tables
 from .criteria import check_new_criterion
 from .doc_text import doc_text, forget_text
 from .featurizer import Featurizer, featurizer_data
@@ -446,7 +448,19 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
     def _load_model_bytes(self, data: Union[bytes, Path]) -> None:
         """Take saved weights, bytes or their file (from_disk), now or when torch needs
         them (SegmenterNetwork.load_weights: with a graph that ONNX Runtime runs, a file is never read).
-        RAISES ValueError: for bytes that are not a saved model (now, or on first need)."""
+        RAISES ValueError: for bytes that are not a saved model (now, or on first need);
+            DamagedPipelineError: for weights saved with a graph that holds some of their tables,
+            without the graph (a pipeline saved before its cfg recorded its parts, as the 0.6.x packages:
+            a newer one says so from its cfg's record)."""
+        if self._saved_parts is None and not self.has_graph:
+            weights = data.read_bytes() if isinstance(data, Path) else data  # read now in any case: no graph
+            if leaves_out_tables(weights):
+                graph = data.with_name(GRAPH_KEY) if isinstance(data, Path) else f"its part '{GRAPH_KEY}'"
+                raise DamagedPipelineError(
+                    f"'{self.name}' cannot load: {graph} is missing, though its weights were saved with it "
+                    f"(the graph holds some of their tables). {GOOD_COPY}"
+                )
+            data = weights
         self.network.load_weights(data, self.name)
 
     _load_model_file = _load_model_bytes

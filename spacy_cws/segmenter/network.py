@@ -22,6 +22,7 @@ from thinc.api import Model
 from ..backends.choice import ONNXRUNTIME, chosen_backend, require_torch
 from ..backends.network_cache import NetworkCache, intra_op_threads
 from ..component_serialization import model_message
+from ..damaged_pipeline import GOOD_COPY, DamagedPipelineError
 from ..freed_memory import release_freed_memory
 from .featurizer import Featurizer
 
@@ -108,15 +109,13 @@ class SegmenterNetwork:
         """The network that predicts (backends/): the ONNX Runtime InferenceSession of
         the graph or the model's torch inference copy, per ``backend``;
         built once per set of weights and per process (a forked ``nlp.pipe``
-        worker builds its own), and safe for concurrent threads."""
+        worker builds its own), and safe for concurrent threads.
+        RAISES DamagedPipelineError: for a graph that ONNX Runtime cannot load."""
         with _NETWORK_BUILD_LOCK:
             network = self.cache.get()
             if network is None:
                 if self.backend(component) == ONNXRUNTIME:
-                    from ..backends.onnx_network import OnnxNetwork
-
-                    graph = str(self.graph) if isinstance(self.graph, Path) else self.graph
-                    network = OnnxNetwork(graph, intra_op_threads(self.cfg["inference_threads"]))
+                    network = self._onnx_network(component)
                 else:
                     self.require_weights(component)
                     from ..backends.torch_network import TorchNetwork
@@ -125,6 +124,18 @@ class SegmenterNetwork:
                     network.module  # built now, under the lock
                 self.cache.set(network)
             return network
+
+    def _onnx_network(self, component: str):
+        """The ONNX Runtime network of the graph (never torch in its place).
+        RAISES DamagedPipelineError: naming the graph's file, for one that ONNX Runtime cannot load."""
+        from ..backends.onnx_network import OnnxNetwork
+
+        graph = str(self.graph) if isinstance(self.graph, Path) else self.graph
+        try:
+            return OnnxNetwork(graph, intra_op_threads(self.cfg["inference_threads"]))
+        except ValueError as err:
+            where = self.graph if isinstance(self.graph, Path) else "its ONNX graph (in the pipeline's bytes)"
+            raise DamagedPipelineError(f"'{component}' cannot run {where}: it is damaged: {err}. {GOOD_COPY}") from err
 
     def forget_inference(self) -> None:
         """The weights or the backend changed: the next prediction builds a new network."""

@@ -8,16 +8,19 @@ Checkpoint averaging (Vaswani et al. 2017, section 6.1: the last checkpoints'
 weights averaged) needs the weights themselves: a ``before_update`` callback
 saves every PyTorchShim's state dict each ``every`` steps, and
 ``python -m spacy_cws average-weights`` averages them into a pipeline.
+
+torch is imported when weights are saved or averaged, so that spaCy can
+import this module (it imports every registered function's module when a
+lookup misses, e.g. for a shipped config's callback) in an install without torch.
 """
 import pickle
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
-import torch
 from spacy.language import Language
 from spacy.util import registry
 
-from .torch_modules import named_torch_modules
+from ..backends.choice import require_torch
 
 CHECKPOINT_GLOB = "step-*.pt"
 
@@ -34,7 +37,12 @@ def checkpoint_step(path: Path) -> int:
 
 def save_weights(nlp: Language, path: Path) -> None:
     """Save the state dict of every torch module of ``nlp`` (named by
-    named_torch_modules) in one file."""
+    named_torch_modules) in one file. RAISES ImportError naming the train extra, without torch."""
+    require_torch("Saving weight checkpoints (spacy-cws.save_weights.v1)")
+    import torch
+
+    from .torch_modules import named_torch_modules
+
     states = {name: {k: v.detach().clone() for k, v in module.state_dict().items()} for name, module in named_torch_modules(nlp)}
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.save(states, path)
@@ -47,7 +55,9 @@ def create_save_weights(directory: Optional[str], every: int, start: int) -> Cal
     with ``directory`` None it saves nothing.
 
     Called before update ``step``, so the file holds the weights after
-    ``step`` updates. RAISES ValueError for every < 1 or start < 0.
+    ``step`` updates. RAISES ValueError for every < 1 or start < 0; the
+    callback raises as save_weights. Needs no torch until it saves (a
+    shipped config names it: ``spacy debug config`` resolves it).
     """
     if every < 1 or start < 0:
         raise ValueError(f"save_weights needs every >= 1 and start >= 0, got every={every}, start={start}")
@@ -68,11 +78,13 @@ def list_checkpoints(directory: Path) -> List[Path]:
     return paths
 
 
-def load_checkpoint(path: Path) -> Dict[str, Dict[str, torch.Tensor]]:
+def load_checkpoint(path: Path) -> Dict[str, Dict[str, "torch.Tensor"]]:
     """The state dicts saved by save_weights, read by ``torch.load(weights_only=True)``:
     tensors in dicts only, on every torch version (before 2.6 torch.load
     unpickles any object by default, which can run any code).
     RAISES ValueError naming the file: if it holds another object."""
+    import torch
+
     try:
         return torch.load(path, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as err:
@@ -95,6 +107,10 @@ def average_weights(nlp: Language, paths: Sequence[Path]) -> None:
     """
     if not paths:
         raise ValueError("average_weights needs at least one checkpoint")
+    import torch
+
+    from .torch_modules import named_torch_modules
+
     states = [load_checkpoint(path) for path in paths]
     for name, module in named_torch_modules(nlp):
         own = module.state_dict()

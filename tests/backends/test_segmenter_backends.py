@@ -5,8 +5,11 @@ import warnings
 
 import pytest
 import spacy
+import srsly
 
 from spacy_cws.backends import choice
+from spacy_cws.damaged_pipeline import DamagedPipelineError
+from spacy_cws.nets.left_out_tables import leaves_out_tables
 from spacy_cws.segmenter.component import GRAPH_KEY
 
 from ..segmentation_data import TEXTS, make_examples
@@ -166,6 +169,25 @@ def test_loaded_graph_pipeline_keeps_its_weights_unloaded_until_torch_needs_them
     again = spacy.load(tmp_path / "first")
     again.update(make_examples(again)[:2], sgd=again.create_optimizer())
     assert not again.get_pipe("gd_segmenter").has_graph
+
+
+def test_a_saved_graph_must_load_with_its_pipeline(exported, tmp_path):
+    """The saved cfg records the graph: without its file (or its key in the
+    bytes) the pipeline does not load, though this tiny one's weights hold
+    all its tables and would run on torch; left out on purpose, it is none."""
+    exported.to_disk(tmp_path / "nlp")
+    folder = tmp_path / "nlp" / "gd_segmenter"
+    assert srsly.read_json(folder / "cfg")["saved_parts"] == ["featurizer", GRAPH_KEY]
+    assert not leaves_out_tables((folder / "model").read_bytes())
+    (folder / GRAPH_KEY).unlink()
+    with pytest.raises(DamagedPipelineError, match=f"{folder / GRAPH_KEY} is missing, though the pipeline was saved"):
+        spacy.load(tmp_path / "nlp")
+    segmenter = pickle.loads(pickle.dumps(exported)).get_pipe("gd_segmenter")
+    assert not segmenter.from_disk(folder, exclude=["graph"]).has_graph
+    saved = srsly.msgpack_loads(exported.get_pipe("gd_segmenter").to_bytes())
+    del saved[GRAPH_KEY]
+    with pytest.raises(DamagedPipelineError, match=f"its part '{GRAPH_KEY}' .* is missing"):
+        segmenter.from_bytes(srsly.msgpack_dumps(saved))
 
 
 def test_a_forked_worker_keeps_the_parents_network_alive(exported):
