@@ -18,7 +18,7 @@ paper's concatenation x^c (+) h followed by the next layer's linear map.
 import torch
 from torch import nn
 
-from ..lexicon.word_slots import POSITIONS, SLOT_TAG_BITS, SLOT_TAG_MASK
+from ..lexicon.word_slots import POSITIONS, SLOT_TAG_MASK
 from .lookup_table import LookupTable
 
 

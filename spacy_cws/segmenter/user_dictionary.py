@@ -9,7 +9,7 @@ where the text has no Latin letter or digit just before (after) it, so "ces"
 is never cut out of "license" (jieba#514). Entries may contain spaces,
 hyphens, digits and Latin letters ("Color OS", "SK-II", "5w-30").
 """
-from typing import Iterable, List, Optional
+from typing import Iterable, List
 
 import numpy
 

@@ -15,12 +15,15 @@ lookup misses, e.g. for a shipped config's callback) in an install without torch
 """
 import pickle
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence
 
 from spacy.language import Language
 from spacy.util import registry
 
 from ..backends.choice import require_torch
+
+if TYPE_CHECKING:
+    import torch
 
 CHECKPOINT_GLOB = "step-*.pt"
 

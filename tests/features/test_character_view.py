@@ -109,7 +109,10 @@ def _is_regional_indicator(character):
 def _reference_runs(text):
     """(start, end, symbol or None) of each run, leftmost first."""
     runs, i, n = [], 0, len(text)
-    is_letter = lambda k, script: k < n and unicodedata.category(text[k]).startswith("L") and _script(text[k]) == script
+
+    def is_letter(k, script):
+        return k < n and unicodedata.category(text[k]).startswith("L") and _script(text[k]) == script
+
     while i < n:
         c = text[i]
         if c in _ASCII_LETTERS and text[i + 1 : i + 2] == "#" and text[i + 2 : i + 3] not in _SHARP_FOLLOWERS:

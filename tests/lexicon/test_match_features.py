@@ -1,7 +1,6 @@
 """Lexicon match flags against a brute-force search, on real text and jieba's dictionary."""
 import random
 
-import numpy
 import pytest
 
 from spacy_cws.corpora.formats import read_segmented

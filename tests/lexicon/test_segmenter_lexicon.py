@@ -8,7 +8,7 @@ from spacy.util import fix_random_seed
 
 from spacy_cws.lexicon.match_features import text_fold
 
-from ..segmentation_data import MODEL, SENTENCES, TEXTS, blank_pipeline, make_examples, overfit
+from ..segmentation_data import MODEL, SENTENCES, TEXTS, blank_pipeline, make_examples
 
 V2_MODEL = {**MODEL, "@architectures": "spacy-cws.GDTransformer.v2", "trigram_width": 8, "trigram_rows": 512}
 

@@ -107,7 +107,7 @@ def test_long_doc_is_split_and_reassembled():
     Doc's vectors are exactly those of its two windows computed apart."""
     fix_random_seed(1)
     nlp = char_pipeline()
-    enricher = nlp.add_pipe(
+    nlp.add_pipe(
         "mwa_enricher",
         config={
             "model": {**ENRICHER, "max_length": 16, "encoder": {**ENCODER, "max_length": 16}},

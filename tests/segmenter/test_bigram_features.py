@@ -27,7 +27,10 @@ def test_bigram_vocabulary_counts_whole_texts_with_edges():
 def test_features_give_each_symbol_its_unigram_and_both_bigrams():
     ids = SymbolIds(list("边境城市"), [("境", "城"), ("城", "市"), ("<s>", "边")])
     features = ids.features("边境城市镇", SequenceLayout([5]), [0])
-    unigram = lambda s: ids.unigram_ids(s)[0]
+
+    def unigram(symbol):
+        return ids.unigram_ids(symbol)[0]
+
     assert features[:, 0].tolist() == [unigram("边"), unigram("境"), unigram("城"), unigram("市"), UNK]
     left, right = features[:, 1], features[:, 2]
     assert (left[1:] == right[:-1]).all()  # the bigram across a gap is shared by its two symbols
