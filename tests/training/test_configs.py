@@ -25,7 +25,9 @@ from spacy_cws.training.weight_checkpoints import checkpoint_step, list_checkpoi
 from ..segmentation_data import SENTENCES, TEXTS, blank_pipeline, make_examples
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
-SEGMENTATION_CONFIGS = ["cpu", "cpu_bigram", "cpu_lexicon", "cpu_mccws", "cpu_san_crf", "cpu_student", "mccws", "paper", "san_crf"]
+SEGMENTATION_CONFIGS = [
+    "cpu", "cpu_bigram", "cpu_lexicon", "cpu_mccws", "cpu_san_crf", "cpu_student", "cpu_teacher", "mccws", "paper", "san_crf",
+]
 # Toy sizes for each architecture's settings (only those a config sets above 0).
 TOY_MODEL = {
     "width": 16, "depth": 2, "n_heads": 2, "ff_width": 32, "unigram_width": 8, "bigram_width": 8,
@@ -60,6 +62,8 @@ def _overrides(config: Config, corpus: Path) -> dict:
         "training.eval_frequency": STEPS // 2,
         "paths.ngram_vectors": None,  # tests/ngram_vectors/ trains with vectors
     }
+    if config["components"]["gd_segmenter"].get("criterion"):  # the default criterion must be one the corpus has
+        overrides["components.gd_segmenter.criterion"] = "zx"
     model = config["components"]["gd_segmenter"].get("model", {})
     overrides.update({f"components.gd_segmenter.model.{key}": value for key, value in TOY_MODEL.items() if model.get(key)})
     return overrides
