@@ -242,7 +242,7 @@ class LexiconMatcher:
         """The word slots of each unit of each text (word_slots.py), from the
         same matches as ``batch_features`` (jackknifed by ``folds``).
 
-        n_slots: K, slots per unit. replacement_threshold: seed 003's t: a
+        n_slots: K, slots per unit. replacement_threshold: Gan & Zhang 2020's t: a
             match of a word of the embedded channel is its POS instead with
             probability min(1, sqrt(t / f(w))), drawn in training; at
             inference only the words replaced always (f(w) <= t) are.
