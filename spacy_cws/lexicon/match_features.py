@@ -37,8 +37,8 @@ MAX_CHANNELS = 63 // BITS_PER_CHANNEL
 EVERY_FOLD = -1  # the fold mask of a word that is not jackknifed: present in every fold
 _B, _E, _M, _S = 0, LENGTH_BUCKETS, 2 * LENGTH_BUCKETS, 3 * LENGTH_BUCKETS
 MATCH_BLOCK = 65536  # automaton matches turned into flags at a time
-# Words normalised at a time: the character view of all of a 349,000-word
-# lexicon at once took about 60 MB while a pipeline loads.
+# Words normalised at a time, so that a large lexicon's character views never
+# exist all at once while a pipeline loads.
 KEY_BLOCK = 32768
 
 
