@@ -108,8 +108,8 @@ class LexiconMatcher:
             raise ValueError(f"At most {MAX_CHANNELS} lexicon channels fit the features, got {len(channels)}")
         tags, frequencies = tags or {}, frequencies or {}
         # A row per distinct key (normalised word), its values in arrays: a
-        # Python list per key held about 100 bytes more for each of the
-        # 400,000-700,000 keys while a pipeline loads (the peak of loading).
+        # Python list per key would add an object to every key while a
+        # pipeline loads (the peak of loading).
         rows: Dict[str, int] = {}
         most = sum(len(words) for words in channels)
         key_masks = numpy.zeros((most, len(channels)), dtype=numpy.int64)
