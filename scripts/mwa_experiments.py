@@ -152,7 +152,9 @@ def sources(
     without: str = typer.Option("char_ner", "--without", help="With --pair-name: the config without word information."),
 ):
     """CONFIG with each segmentation source alone and with all fused (same seed):
-    seed 001 Table 4's shape. The config's sources are replaced per run.
+    the shape of Table 4 in Li et al. 2020 ("Enhancing Pre-trained Chinese
+    Character Representation with Word-aligned Attention"). The config's
+    sources are replaced per run.
     With --pair-name, the config's own sources and the baseline without
     words (trained in the group PAIR_NAME with --train when missing) are shown too."""
     rows = []

@@ -1,7 +1,7 @@
 """Give memory freed by Python back to the operating system.
 
-Building a segmenter's lexicon matcher at load time creates and drops about
-150 MB of short-lived Python objects (the words, their normalised keys, a row
+Building a segmenter's lexicon matcher at load time creates and drops
+short-lived Python objects by the hundred thousand (the words, their normalised keys, a row
 per key). glibc's allocator keeps such freed heap pages for reuse rather than
 returning them, so the process's resident memory stays that much higher for
 as long as the pipeline lives, and the weights loaded next stack their own

@@ -1,8 +1,7 @@
 """Smaller ONNX graphs of a segmenter's network: int8 rows or 4-bit blocks
 for the n-gram tables, and float16 storage for the other weights.
 
-The bigram table is most of a pipeline (zh_cws_gd_sm: 295,144 x 64, 38 MB
-in float16; zh_cws_gd: 210,923 x 64). A lookup reads a few rows of it, so
+The bigram table is most of a pipeline. A lookup reads a few rows of it, so
 each row is kept as int8 codes q with one float32 scale s = max|row| / 127,
 and the graph gathers the rows' codes and scales and multiplies them:
 ``Mul(Cast(Gather(q, ids), float), Gather(s, ids))`` in place of
@@ -17,8 +16,8 @@ two to a byte, the even one in the low four bits: 41 bytes a 64-wide row
 against int8's 68. ONNX Runtime's ``GatherBlockQuantized`` (com.microsoft)
 gathers and dequantizes them in one operator.
 
-The words this gives are measured against the float16 table in
-docs/guides/onnx-runtime.md (``python benchmarks/onnx_agreement.py``); the
+The words this gives are compared with the float16 table's in
+docs/experiments/inference.md (``python benchmarks/onnx_agreement.py``); the
 torch path reads the same rows (``table_weights``), so both backends
 compute with the same weights.
 
@@ -89,9 +88,8 @@ def block_quantized(table: numpy.ndarray):
     to the fraction of it (CLIPPINGS, 1 included) whose codes give the block
     the least squared error: s = f (hi - lo) / 15 (1 where that is 0),
     z = clip(round(-f lo / s), 0, 15), q = clip(round(x / s) + z, 0, 15).
-    (The search is the usual refinement of min-max scales; on the shipped
-    tables it cut the error by 3%, and CTB6 test F1 moved back to within
-    0.005 of the float16 tables': docs/guides/onnx-runtime.md.)"""
+    (The search is the usual refinement of min-max scales; what it changes:
+    docs/experiments/inference.md.)"""
     blocks = table.astype(numpy.float32).reshape(len(table), -1, BLOCK)
     low = numpy.minimum(blocks.min(axis=2, keepdims=True), 0)
     high = numpy.maximum(blocks.max(axis=2, keepdims=True), 0)

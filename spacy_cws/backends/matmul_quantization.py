@@ -1,9 +1,9 @@
 """int8 matrix products in a segmenter's ONNX graph (``onnx_matmuls = "int8"``).
 
 ONNX Runtime's CPU kernels have no bfloat16 matrix products, so its float32
-graph of zh_cws_gd ran at about 0.7x the speed of torch's bfloat16 path on an
-AVX-512 BF16 CPU; the dense layers (query/key/value, feed-forward, output
-projections) were 70% of the graph's time. Here every matrix product whose
+graph is slower than torch's bfloat16 path on a CPU with AVX512-BF16, and the
+dense layers (query/key/value, feed-forward, output projections) take most of
+its time. Here every matrix product whose
 second input is a weight becomes ONNX Runtime's dynamic int8 product
 (onnxruntime.quantization.quantize_dynamic: int8 weights with a scale per
 output column, activations quantised per product at run time), which uses
@@ -16,14 +16,11 @@ is first split into its encoders' 2-D products, each with its own bias
 (``unstacked_matmuls``: the same float32 values, and ONNX Runtime then fuses
 each product with its bias into a Gemm).
 
-Measured on CTB6 test (docs/guides/onnx-runtime.md#int8-matrix-products):
-zh_cws_gd's words differ from float32's on 26 of 1,975 lines, F1 -0.003,
-and its graph runs about 1.3x as fast. But an activation is quantised with
-one scale for its whole batch, so a sequence's words depend on the batch it
-is in: ``nlp.pipe`` at batch sizes 8, 64 and 256 differs from ``nlp(text)``
-on 35-41 lines. That is why the shipped pipelines keep float32 products
-(the default), and this is an opt-in for throughput; "int8-static"
-(static_quantization.py) calibrates the ranges once instead.
+An activation is quantised with one scale for its whole batch, so a
+sequence's words depend on the batch it is in (docs/experiments/inference.md,
+int8 matrix products). That is why no shipped pipeline uses it, and this is
+an opt-in for throughput; "int8-static" (static_quantization.py) calibrates
+the ranges once instead.
 """
 import logging
 import tempfile

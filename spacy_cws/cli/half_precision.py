@@ -52,8 +52,8 @@ def drop_strings(output: Path) -> None:
     check_strings_unused first).
 
     ``spacy train`` leaves the string of every training token in the
-    vocabulary (161,676 for zh_cws_gd_sm, about 28 MB once loaded); a
-    segmenter needs none of them, and a Doc adds the strings of its own tokens.
+    vocabulary; a segmenter needs none of them, and a Doc adds the strings
+    of its own tokens.
     spaCy's StringStore cannot be emptied in place, so the saved list is
     (vocab/strings.json, spaCy's format).
     """
@@ -72,9 +72,8 @@ def half_precision_cli(
 
     Save a copy of PIPELINE whose torch weights are stored as float16 (half
     the size on disk; loaded back as float32), with --drop-strings also
-    without the training tokens' strings, which a segmenter never reads (the
-    shipped pipelines: about 30 MB less memory). Evaluate the copy: the
-    shipped zh_cws_gd is measured in this form."""
+    without the training tokens' strings, which a segmenter never reads.
+    Evaluate the copy: the shipped zh_cws_gd is measured in this form."""
     try:
         nlp = spacy.load(pipeline)
         if not strings:

@@ -112,8 +112,8 @@ def convert_corpus(
     if dev_output is not None:
         parts.append((Path(dev_output), sentences[n_train:]))
     vocab = vocab if vocab is not None else Vocab()
-    # Building the DocBins is the slow part (CTB6 train, 0.68M words: about
-    # 11 s, mostly DocBin.add packing user data), so the progress bar goes here.
+    # Building the DocBins is the slow part (mostly DocBin.add packing user
+    # data), so the progress bar goes here.
     # disable=None: no bar when stderr is not a terminal (logs, CI).
     progress = tqdm(
         total=len(sentences), unit="sent", desc=input_path.name, leave=False, disable=None

@@ -2,7 +2,7 @@
 
 The component is the same for every architecture; the model says in
 ``attrs["labels"]`` which scheme it predicts ("gaps": GD-Transformer,
-Duan & Zhao 2020; "bmes": the BMES taggers of seeds 003/004). A scheme gives
+Duan & Zhao 2020; "bmes": the BMES taggers of Gan & Zhang 2020 and Qiu et al. 2020). A scheme gives
 the gold labels of a text's sequences, the loss, and the decoder of the units
 where words start (word_start_decoders.py).
 """

@@ -1,7 +1,7 @@
 """Constrained Viterbi decoding of B/M/E/S tags.
 
 Written here rather than taken from pytorch-crf (whose CRF we train with):
-its ``decode`` has no transition constraints (Xu & Sun / seed 003 and Qiu et
+its ``decode`` has no transition constraints (Gan & Zhang 2020 and Qiu et
 al. 2020 apply the BMES constraints at decoding only) and backtracks each
 sequence in a Python loop over its characters. This is vectorised over the
 batch: Python loops only over positions, never over characters of each

@@ -23,7 +23,7 @@ def decode_words(
         that text; whitespace never lies inside a word.
 
     All texts are decoded in one numpy pass over their units laid end to end
-    (text by text, the numpy calls cost about 7 µs a CTB6 sentence): a
+    (not text by text, where the numpy calls' overhead would dominate): a
     text's first unit starts a sequence, so no word runs into the next text.
     """
     counts = numpy.fromiter(map(len, views), dtype=numpy.int64, count=len(views))

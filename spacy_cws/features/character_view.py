@@ -89,8 +89,7 @@ class CharacterView:
 
 def laid_end_to_end(views: Sequence[CharacterView], field: str) -> numpy.ndarray:
     """The ``field`` arrays ("starts", "spaced", ...) of ``views`` concatenated;
-    for one view its own array, not a copy (a 1,000,000-character text's
-    offsets are 8 MB). Read it, do not write to it."""
+    for one view its own array, not a copy. Read it, do not write to it."""
     arrays = [getattr(view, field) for view in views]
     return arrays[0] if len(arrays) == 1 else numpy.concatenate(arrays)
 
@@ -155,8 +154,7 @@ class Normaliser:
     def views(self, texts: Sequence[str]) -> List[CharacterView]:
         """The views of ``texts``: equal to ``[self(text) for text in texts]``,
         built over all texts at once (one numpy pass instead of a dozen small
-        ones per text, which cost about 30 µs a text: 10% of ``segment``'s
-        time on CTB6 sentences).
+        ones per text).
 
         The normalised texts are joined by "\\n", which is whitespace, so it
         is no unit and no run crosses it; what depends on a text's edges is

@@ -36,7 +36,7 @@ def chunk_spans(symbols: str, max_length: int) -> List[Tuple[int, int]]:
         return [(0, n)] if n else []
     # Cut positions allowed by punctuation: just after each clause-final unit.
     # code_points reads the str's buffer: no str object per unit ("".join would
-    # make one per unit: about 50 MB at once for a 1,000,000-unit text).
+    # make one per unit, all at once for a long text).
     clause_cuts = numpy.flatnonzero(numpy.isin(code_points(symbols), _CLAUSE_FINAL_CODES)) + 1
     spans: List[Tuple[int, int]] = []
     start = 0

@@ -110,7 +110,7 @@ _KIND_INDEX = {kind: index for index, kind in enumerate(RUN_KINDS)}
 # Stretches that can hold a run: everything but whitespace, Han characters, CJK
 # and full-width punctuation, and ASCII punctuation that is never part of a
 # run. Scanning these with stdlib ``re`` first and the run pattern only inside
-# them makes Han text cost almost nothing (3 ms on CTB6 test instead of 130 ms).
+# them makes Han text cost almost nothing.
 _CANDIDATES = re.compile(r"[^\s\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff0f\uff1a-\uff20,;:!?()\"\[\]{}<>/]+")
 
 

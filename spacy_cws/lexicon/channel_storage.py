@@ -1,9 +1,9 @@
 """How a segmenter keeps its lexicon channels and bigram vocabulary in its cfg.
 
-A channel of 349,000 words held as a JSON object ({word: fold mask}) costs
-about 60 MB of Python objects for as long as the pipeline lives; the same words
-joined into one string, with the fold masks in one list (or none when every
-word is in every fold), cost a few MB. The matcher and the bigram ids are built
+A channel held as a JSON object ({word: fold mask}) keeps Python objects for
+every word for as long as the pipeline lives; the same words joined into one
+string, with the fold masks in one list (or none when every word is in every
+fold), are a few objects. The matcher and the bigram ids are built
 from the packed form at load time (transient dicts and lists), so only the
 packed form stays in memory. The JSON rows that pipelines saved before
 spacy-cws 0.3.3 are still read.

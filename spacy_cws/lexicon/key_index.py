@@ -4,10 +4,10 @@ per-key values each, saved as bytes that load without rebuilding anything.
 A pipeline's lexicon matcher (match_features.py) finds every key in a text
 and reads the values of the keys it found (fold masks per channel, POS tag,
 training count, hash, length) from numpy arrays indexed by the key's id.
-Building that from the words (normalising 350,000-700,000 of them, building
-an automaton) took 1-2 s and 74 MB at every load; here the keys live in a
-``marisa_trie.Trie`` (a well-kept static trie: jieba's 349,046 words take
-about 1.2 MB, and it loads from bytes as they are) and the values in arrays
+Building that from the words (normalising hundreds of thousands of them,
+building an automaton) at every load cost seconds and memory; here the keys
+live in a ``marisa_trie.Trie`` (a well-kept, compact static trie that loads
+from bytes as they are) and the values in arrays
 whose bytes are read in place (``numpy.frombuffer``). Nothing is unpickled.
 
 The trie gives each key its own id (0 .. n - 1, not the order they were
@@ -104,9 +104,8 @@ class KeyIndex:
     def _index_windows(self) -> None:
         """Arrange the keys for ``matches``: sorted by (length, polynomial
         hash of their code points), with their trie ids and code points.
-        Derived from the trie when the index is built or loaded (about 0.2 s
-        for 390,000 keys), not saved."""
-        # Key by key, so that no list of 390,000 strings is ever held (RSS).
+        Derived from the trie when the index is built or loaded, not saved."""
+        # Key by key, so that no list of all the keys' strings is ever held (RSS).
         n_keys = len(self._trie)
         ids = numpy.fromiter((key_id for _, key_id in self._trie.iteritems()), dtype=numpy.int64, count=n_keys)
         lengths = numpy.fromiter((len(key) for key in self._trie.iterkeys()), dtype=numpy.int64, count=n_keys)

@@ -37,8 +37,8 @@ MAX_CHANNELS = 63 // BITS_PER_CHANNEL
 EVERY_FOLD = -1  # the fold mask of a word that is not jackknifed: present in every fold
 _B, _E, _M, _S = 0, LENGTH_BUCKETS, 2 * LENGTH_BUCKETS, 3 * LENGTH_BUCKETS
 MATCH_BLOCK = 65536  # automaton matches turned into flags at a time
-# Words normalised at a time: the character view of all of a 349,000-word
-# lexicon at once took about 60 MB while a pipeline loads.
+# Words normalised at a time, so that a large lexicon's character views never
+# exist all at once while a pipeline loads.
 KEY_BLOCK = 32768
 
 
@@ -108,8 +108,8 @@ class LexiconMatcher:
             raise ValueError(f"At most {MAX_CHANNELS} lexicon channels fit the features, got {len(channels)}")
         tags, frequencies = tags or {}, frequencies or {}
         # A row per distinct key (normalised word), its values in arrays: a
-        # Python list per key held about 100 bytes more for each of the
-        # 400,000-700,000 keys while a pipeline loads (the peak of loading).
+        # Python list per key would add an object to every key while a
+        # pipeline loads (the peak of loading).
         rows: Dict[str, int] = {}
         most = sum(len(words) for words in channels)
         key_masks = numpy.zeros((most, len(channels)), dtype=numpy.int64)
@@ -242,7 +242,7 @@ class LexiconMatcher:
         """The word slots of each unit of each text (word_slots.py), from the
         same matches as ``batch_features`` (jackknifed by ``folds``).
 
-        n_slots: K, slots per unit. replacement_threshold: seed 003's t: a
+        n_slots: K, slots per unit. replacement_threshold: Gan & Zhang 2020's t: a
             match of a word of the embedded channel is its POS instead with
             probability min(1, sqrt(t / f(w))), drawn in training; at
             inference only the words replaced always (f(w) <= t) are.

@@ -1,7 +1,8 @@
-"""The coarse part-of-speech classes of the word-POS lexicon (seed 003, Gan &
-Zhang, section 4.2), shared by the tag sets our lexicons come with.
+"""The coarse part-of-speech classes of the word-POS lexicon (Gan & Zhang
+2020, "Investigating Self-Attention Network for Chinese Word Segmentation",
+section 4.2), shared by the tag sets our lexicons come with.
 
-Seed 003 trains POS embeddings on the source domain's gold tags and looks up
+The paper trains POS embeddings on the source domain's gold tags and looks up
 the target-domain lexicon's tags. Our lexicons speak two tag sets: jieba's
 ``dict.txt`` uses ICTCLAS tags (n, nr, v, ...) and ZX's word_POS corpus uses
 the Penn Chinese Treebank's (NN, NR, VV, ...); CTB6 as we have it has no POS.

@@ -140,8 +140,8 @@ def load_lexicon(source: str) -> Lexicon:
 
 def tagged_corpus_lexicon(path: Union[str, Path]) -> Lexicon:
     """The words of a ``word_POS`` corpus file (ZX), each with its count and
-    its most frequent tag (the first seen among equals): seed 003's
-    target-domain word-POS lexicon.
+    its most frequent tag (the first seen among equals): the
+    target-domain word-POS lexicon of Gan & Zhang 2020.
 
     RAISES FileNotFoundError, CorpusFormatError: as read_text_lines and
         split_word_pos (naming the file and line).

@@ -1,16 +1,17 @@
 """The word slots of each unit: which lexicon words hold it, for the word-POS
-attention of seed 003 (Gan & Zhang, section 4.2; nets/pytorch_word_pos_attention.py).
+attention of Gan & Zhang 2020, "Investigating Self-Attention Network for
+Chinese Word Segmentation" (section 4.2; nets/pytorch_word_pos_attention.py).
 
 Each unit t gets K slots, filled with the matched words that contain t,
 longest first (then leftmost), so a unit inside many words keeps the
 longest. A slot is one int64: in its low SLOT_TAG_BITS bits the id
 ``1 + tag * 4 + position`` of the word's coarse POS tag (pos_tags.py) and of
-t's position in the word (B, M, E or S: seed 003's t_b), 0 for an empty
+t's position in the word (B, M, E or S: the paper's t_b), 0 for an empty
 slot; above them the word's hash + 1 where the model represents the word by
 its word embedding, 0 where by its POS.
 
 Training replaces a word by its POS with probability min(1, sqrt(t / f(w))),
-f(w) its count in the training data (seed 003 eq. 14), drawn per match from
+f(w) its count in the training data (the paper's eq. 14), drawn per match from
 numpy's global generator (which spaCy's training seeds). A word replaced
 always (f(w) <= t) never trains its word embedding, so at inference it is its
 POS too; every other training word is its word embedding.
@@ -25,7 +26,7 @@ SLOT_TAG_MASK = (1 << SLOT_TAG_BITS) - 1
 
 
 def replacement_probability(frequencies: numpy.ndarray, threshold: float) -> numpy.ndarray:
-    """Seed 003 eq. 14: P(replace w by its POS) = min(1, sqrt(t / f(w))).
+    """Gan & Zhang 2020, eq. 14: P(replace w by its POS) = min(1, sqrt(t / f(w))).
 
     frequencies: int (n,), training counts (0 for a word never seen: always
         replaced). threshold: t >= 0; 0 never replaces.
@@ -74,8 +75,8 @@ def fill_word_slots(
 
 
 def drop_replaced(word_hashes: numpy.ndarray, probabilities: numpy.ndarray, training: bool) -> numpy.ndarray:
-    """word_hashes with entries set to 0 (POS instead of word, seed 003 eq.
-    15): in training each with its probability, at inference those replaced
+    """word_hashes with entries set to 0 (POS instead of word, Gan & Zhang
+    2020, eq. 15): in training each with its probability, at inference those replaced
     always (probability 1), whose word embeddings never trained."""
     replaced = numpy.random.random(len(word_hashes)) < probabilities if training else probabilities >= 1.0
     return numpy.where(replaced, 0, word_hashes)

@@ -1,6 +1,7 @@
 """POS tags for a training corpus's words, for the word-POS attention's training channel.
 
-Seed 003 (Gan & Zhang, section 4.2) trains on a POS-tagged treebank, so every
+Gan & Zhang 2020 ("Investigating Self-Attention Network for Chinese Word
+Segmentation", section 4.2) train on a POS-tagged treebank, so every
 lexicon word carries a tag in training as at inference. Our training corpora
 (CTB6 as we have it, SXU) have no POS: only words of jieba's dictionary had a
 tag, and a training word jieba lacks was class X. The model then reads X as

@@ -29,11 +29,9 @@ from .sources import SEGMENTATIONS_ATTR, add_segmentations, create_doc_tokens_so
 # made, not with this module: spaCy imports every registered factory's module
 # to load any pipeline, a segmentation pipeline on ONNX Runtime included.
 
-# The measured CPU setting (configs/mwa_ner.cfg): spaCy's HashEmbedCNN over
-# character tokens as the encoder. spacy-cws.MWACharEncoder.v1 (ours, from
-# scratch) learned Resume NER far more slowly under char_ner.cfg: dev entity
-# F1 after 600 steps 84 with HashEmbedCNN, 65 with MWACharEncoder's
-# convolutions only, 27 (at step 500) with its two Transformer layers.
+# The CPU setting of configs/mwa_ner.cfg: spaCy's HashEmbedCNN over character
+# tokens as the encoder. spacy-cws.MWACharEncoder.v1 (ours, from scratch)
+# learns NER far more slowly (docs/experiments/mwa.md).
 DEFAULT_MODEL_CONFIG = """
 [model]
 @architectures = "spacy-cws.MWAEnricher.v1"

@@ -1,7 +1,8 @@
 """spaCy-transformers' ``transformer`` component as the character encoder of
 the MWA enricher: ``spacy-cws.TransformerCharEncoder.v1``.
 
-Li et al. (2020, seed 001, section 2.1) take the last layer of a Chinese BERT
+Li et al. (2020, "Enhancing Pre-trained Chinese Character Representation with
+Word-aligned Attention", section 2.1) take the last layer of a Chinese BERT
 (or ERNIE, BERT-wwm) as the character representations H under the
 word-aligned attention. Here an upstream ``transformer`` component runs the
 model, shared with any other listener, and this layer reads its output through

@@ -57,11 +57,11 @@ def build_bmes_tagger_v2(
     """A Transformer BMES tagger (see pytorch_bmes_tagger.BMESTagger).
 
     Defaults are Qiu et al. 2020 Table 3 (the multi-criteria Transformer);
-    seed 003's SAN-CRF is width 512, depth 2, 8 heads, ff_width 2048,
+    Gan & Zhang 2020's SAN-CRF is width 512, depth 2, 8 heads, ff_width 2048,
     unigram/bigram width 50, dropout 0.1, window 5.
     trigram_width, trigram_rows: hashed trigram vectors (0 = none); the
     lexicon flags are used when the segmenter has a lexicon (dim nL).
-    word_slots, word_width, word_rows: seed 003's word-POS attention (as
+    word_slots, word_width, word_rows: Gan & Zhang 2020's word-POS attention (as
     ``spacy-cws.GDTransformer.v2``; 0 slots = off).
     Input: per sequence int (n, 11 + word_slots) (nets/feature_batch.py). Output: per sequence float (1, n, 4) of
     B/M/E/S emission scores (one head, so the component's per-head loss code

@@ -1,16 +1,12 @@
 """Inference batches that each hold sequences of one padded length.
 
 spaCy's ``minibatch_by_padded_size`` sorts the sequences by length and fills
-each batch up to a padded size, so a batch mixes lengths: in ``nlp.pipe``'s
-batches of 256 CTB6 test sentences (2,048 padded units a batch), 27% of the
-positions the network ran were not characters (padding, and the BOS and EOS
-edges), e.g. 25 sentences of 47 to 77 characters padded to 80. Here a batch
-holds only sequences of one ``padded_length`` (the length with its edges
-rounded up to the backend's multiple), so padding is only that rounding: at
-ONNX Runtime's multiple of 8, 11% of the positions, 18% fewer in all, in 145
-batches instead of 66. No library batches by exact shape; spaCy's batcher
-stays the one training uses. ``segment`` of zh_cws_gd_sm ran 1.13x as fast
-(docs/guides/onnx-runtime.md#measured).
+each batch up to a padded size, so a batch mixes lengths, and many of the
+positions the network runs are padding. Here a batch holds only sequences of
+one ``padded_length`` (the length with its edges rounded up to the backend's
+multiple), so padding is only that rounding. No library batches by exact
+shape; spaCy's batcher stays the one training uses. What it saves:
+docs/experiments/inference.md (the ONNX Runtime packages).
 """
 from typing import Iterator, List, Sequence
 

@@ -1,7 +1,6 @@
 """Embedding tables that stay in float16 when a pipeline saved them so.
 
-The n-gram and word tables are most of a segmentation model's weights (the
-bigram table alone is 295,144 x 64 in zh_cws_gd_sm, 75 MB in float32), and
+The n-gram and word tables are most of a segmentation model's weights, and
 the shipped pipelines save every weight in float16. Upcasting a table to
 float32 when it loads doubles its memory for nothing: a lookup reads a few
 rows, and upcasting the rows it read gives exactly the values an upcast

@@ -23,13 +23,12 @@ INPUT_NAMES = ("ids", "lengths", "bigrams", "criteria", "extras")
 # At inference a batch's length T is rounded up to a multiple of this on
 # torch. The padded positions are masked, so the scores are the same, but
 # batches then take few distinct shapes, and oneDNN's primitive cache (one
-# entry per shape) is reused instead of growing with the stream: `segment` over
-# 10M characters peaks at 1,632 instead of 2,647 MB (docs/experiments/inference.md).
+# entry per shape) is reused instead of growing with the stream
+# (docs/experiments/inference.md, what made it faster).
 INFERENCE_LENGTH_MULTIPLE = 16
 # ONNX Runtime's CPU kernels keep no cache per shape, so its batches are
-# rounded to a smaller multiple: less padding, and `segment` of zh_cws_gd_sm
-# over CTB6 test about 5% faster than at 16, with the same words
-# (docs/guides/onnx-runtime.md#measured).
+# rounded to a smaller multiple: less padding, with the same words
+# (docs/experiments/inference.md, the ONNX Runtime packages).
 ONNX_LENGTH_MULTIPLE = 8
 
 

@@ -4,8 +4,8 @@
 # accumulation); the scores are returned as float32.
 PRECISION_NAMES = ("float32", "bfloat16")
 # "bfloat16" where this CPU multiplies bfloat16 natively, else "float32":
-# elsewhere oneDNN emulates bfloat16 and zh_cws_gd runs about 20x slower than
-# in float32 (docs/experiments/inference.md, precision).
+# elsewhere oneDNN emulates bfloat16, far slower than float32
+# (docs/experiments/inference.md, precision).
 AUTO_PRECISION = "auto"
 
 

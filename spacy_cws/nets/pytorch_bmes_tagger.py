@@ -1,4 +1,7 @@
-"""BMES character taggers: SAN-CRF (Xu & Sun / seed 003) and the multi-criteria Transformer (seed 004).
+"""BMES character taggers: SAN-CRF (Gan & Zhang 2020) and the multi-criteria Transformer (Qiu et al. 2020).
+
+Papers: Gan & Zhang 2020, "Investigating Self-Attention Network for Chinese Word Segmentation";
+Qiu et al. 2020, "A Concise Model for Multi-Criteria Chinese Word Segmentation".
 
 One module serves both papers' models; they differ only in settings:
 
@@ -10,7 +13,7 @@ One module serves both papers' models; they differ only in settings:
   window), and it is dropped from the output;
 - a Transformer encoder (pre-LayerNorm with a final LayerNorm, ReLU: torch's
   own nn.TransformerEncoderLayer) whose self-attention is either global or
-  local: keys with |i - j| <= window (the L-SAN of seed 003, eq. 8, read with
+  local: keys with |i - j| <= window (the L-SAN of Gan & Zhang 2020, eq. 8, read with
   an absolute difference);
 - Linear(width -> 4) emissions over B/M/E/S, decoded by a CRF (pytorch-crf's
   CRF holds the transitions; BMES constraints apply at Viterbi decoding only,
@@ -68,8 +71,8 @@ class BMESTagger(nn.Module):
     window: local attention radius (0 = global attention).
     decoder: "crf" or "softmax".
     n_lexicon_bits, trigram_width, trigram_rows, word_slots, word_width,
-        word_rows: lexicon flags, hashed trigrams and seed 003's word-POS
-        attention added to each position's input (LexiconAndTrigramInput; 0 = none).
+        word_rows: lexicon flags, hashed trigrams and the word-POS attention of
+        Gan & Zhang 2020 added to each position's input (LexiconAndTrigramInput; 0 = none).
     RAISES ValueError: for a width not divisible by n_heads, an unknown decoder
         or negative sizes.
     """

@@ -78,8 +78,8 @@ class GDTransformer(nn.Module):
         paper). Otherwise each position's embedding adds FC([e_bi(c[t-1]c[t]);
         e_bi(c[t]c[t+1])]) to the unigram's, as Qiu et al. 2020 eq. 13.
     n_lexicon_bits, trigram_width, trigram_rows, word_slots, word_width,
-        word_rows: lexicon flags, hashed trigrams and seed 003's word-POS
-        attention added to each position's embedding (LexiconAndTrigramInput;
+        word_rows: lexicon flags, hashed trigrams and the word-POS attention of
+        Gan & Zhang 2020 added to each position's embedding (LexiconAndTrigramInput;
         0 = none, the paper's model).
     width, depth, n_heads, ff_width, dropout: Table 4 hyperparameters (depth
         is layers per encoder).

@@ -10,7 +10,7 @@ Both are added to each position's input vector, for every architecture:
   are summed, and the three trigram vectors are projected to the model width
   (as the bigrams of Qiu et al. 2020 eq. 13);
 - word slots (lexicon/word_slots.py: the lexicon words holding each
-  character) enter through seed 003's word-POS attention
+  character) enter through the word-POS attention of Gan & Zhang 2020
   (pytorch_word_pos_attention.py), which also reads the character's vector.
 """
 from typing import Optional

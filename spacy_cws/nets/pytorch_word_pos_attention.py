@@ -1,4 +1,6 @@
-"""Word-POS lexicon attention (seed 003, Gan & Zhang, section 4.2), in PyTorch.
+"""Word-POS lexicon attention (Gan & Zhang 2020, section 4.2), in PyTorch.
+
+Gan & Zhang 2020: "Investigating Self-Attention Network for Chinese Word Segmentation".
 
 Each character attends over the lexicon words that contain it (eq. 16-18):
 h_i = sum_k alpha_ik x^w_k with alpha_ik = softmax_k(x^c_i W x^w_k). A word

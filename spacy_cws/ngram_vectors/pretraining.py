@@ -16,8 +16,7 @@ class _TokenCorpus:
     """One side (0 = unigrams, 1 = bigrams) of ngram_sequences, re-iterable as
     gensim's corpus_iterable needs (one pass to count, one per epoch). The
     token lists are rebuilt on each pass from the normalised texts: kept,
-    they would hold one Python string per character (over 1 GB for the
-    6.4M characters of the project's pretraining text)."""
+    they would hold one Python string per character."""
 
     def __init__(self, symbol_texts: Sequence[str], side: int):
         self.symbol_texts, self.side = symbol_texts, side

@@ -66,7 +66,7 @@ def check_test_docs(docs_path: Path, gold_path: Path) -> None:
     """
     docs = DocBin().from_disk(docs_path)
     # Texts only: unpacking each Doc's user data (its criterion) would take
-    # most of the time (about 8 of 9 s on AS's 14,429 Docs).
+    # most of the time.
     docs.user_data = []
     texts = [doc.text for doc in docs.get_docs(Vocab())]
     sentences = list(read_segmented(gold_path))

@@ -23,8 +23,8 @@ import numpy
 from ..segmenter.gap_probs_extension import ScoredText
 from ..segmenter.merge_words import SegmentedText
 
-# Words formatted at a time: a 1,000,000-character line's 606,000 words never
-# exist as Python objects all at once (about 100 MB of them).
+# Words formatted at a time, so that a long line's words never exist as Python
+# objects all at once (docs/experiments/inference.md, smaller costs).
 FORMAT_BLOCK = 16384
 
 

@@ -1,4 +1,4 @@
-"""The segmenter with seed 003's word-POS attention (word slots), for the
+"""The segmenter with Gan & Zhang 2020's word-POS attention (word slots), for the
 GD-Transformer and the BMES tagger: training, the POS in the saved lexicon,
 replacement by POS in training only, saving and loading."""
 import numpy
@@ -78,7 +78,7 @@ def test_training_draws_replacements_and_inference_keeps_only_trained_words(tmp_
 
 
 def test_a_target_domain_lexicon_brings_its_pos_in_prefer_mode(tmp_path):
-    """Seed 003's setting: a word-POS lexicon added at inference (here in the
+    """Gan & Zhang 2020's setting: a word-POS lexicon added at inference (here in the
     ZX file format of prepare's train_words_pos.txt) gives its words' tags."""
     from spacy_cws.segmenter.user_dictionary_setup import add_user_dictionary
 

@@ -1,4 +1,4 @@
-"""Seed 003's word-POS attention module on the word slots of a real sentence
+"""The word-POS attention module of Gan & Zhang 2020 on the word slots of a real sentence
 (jieba's dictionary as the lexicon)."""
 import numpy
 import pytest

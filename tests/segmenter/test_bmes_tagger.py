@@ -1,4 +1,4 @@
-"""BMES taggers (SAN-CRF, seed 003; multi-criteria Transformer, seed 004) in the segmenter component."""
+"""BMES taggers (SAN-CRF, Gan & Zhang 2020; multi-criteria Transformer, Qiu et al. 2020) in the segmenter component."""
 import itertools
 
 import numpy
