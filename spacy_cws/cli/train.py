@@ -37,6 +37,7 @@ def train_cli(
     from spacy.cli._util import parse_config_overrides
     from spacy.training.initialize import init_nlp
     from spacy.util import load_config
+    from thinc.api import ConfigValidationError
 
     from ..training.resumable_training import ResumeError, changed_settings, resume_folder, resume_training, train_resumably
 
@@ -51,7 +52,10 @@ def train_cli(
         else:
             if not config_path.exists():
                 fail(f"The config {config_path} does not exist.")
-            nlp = init_nlp(load_config(config_path, overrides=overrides, interpolate=False))
+            try:
+                nlp = init_nlp(load_config(config_path, overrides=overrides, interpolate=False))
+            except (OSError, ValueError, KeyError, ConfigValidationError) as err:
+                fail(f"Cannot initialize the pipeline of {config_path}: {err}")
             last = train_resumably(nlp, output)
     except ResumeError as err:
         fail(str(err))

@@ -125,3 +125,14 @@ def test_the_command_resumes_or_refuses_clearly(ctb6_corpus, tmp_path):
     result = runner.invoke(app, ["train", str(config), "--output", str(output), "--resume", *same])
     assert result.exit_code == 0, result.output
     assert (output / "model-best").exists() and (output / "model-last").exists()
+
+
+def test_a_config_that_cannot_initialize_is_a_clear_error(ctb6_corpus, tmp_path):
+    """A pretrained-vectors folder that is not there: one line naming the config and the cause, exit 1."""
+    config = tmp_path / "config.cfg"
+    _config(ctb6_corpus, [], tmp_path / "checkpoints").to_disk(config)
+    result = CliRunner().invoke(
+        app, ["train", str(config), "--output", str(tmp_path / "run"), "--paths.ngram_vectors", str(tmp_path / "none")]
+    )
+    assert result.exit_code == 1 and f"Cannot initialize the pipeline of {config}" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
