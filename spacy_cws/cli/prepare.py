@@ -82,8 +82,10 @@ def prepare_cli(
 
 def print_training_text(text: TrainingText, output_dir: Path) -> None:
     """Report what was done to the training sentences; write the dev sentences found in them."""
+    if text.files.held_out_days:
+        msg.info(f"Held out {text.held_out:,} training line(s) dated {', '.join(text.files.held_out_days)}")
     if text.files.sentences:
-        msg.info(f"Cut {text.lines:,} training line(s) into {text.sentences:,} sentence(s) at the full stops")
+        msg.info(f"Cut {text.lines - text.held_out:,} training line(s) into {text.sentences:,} sentence(s) at the full stops")
     if text.split_words is not None:
         msg.info(f"Split {text.split_words:,} training word(s) that {text.files.train_words} lacks")
     overlap = text.overlap

@@ -9,7 +9,7 @@ under ``sighan2005_train_samples/``. A corpus without a dev file takes the last
 """
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict, Optional, Tuple
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,8 @@ class CorpusFiles:
         them out of it (dev_overlap.py; needs ``sentences``).
     split_unlisted: split the training words that ``train_words`` lacks into
         words it holds (listed_words.py).
+    held_out_days: dates (``YYYYMMDD``) whose paragraphs a ``pfr`` training
+        file loses (held_out_days.py): text kept for tests.
     """
 
     name: str
@@ -53,6 +55,7 @@ class CorpusFiles:
     sentences: bool = False
     dev_in_train: bool = False
     split_unlisted: bool = False
+    held_out_days: Tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.criterion is None:
@@ -79,6 +82,9 @@ SIGHAN2005_TERMS = (
 )
 LDC_CTB6_TERMS = "derived from the LDC's Penn Chinese Treebank 6.0 (LDC2007T36): research use only (LDC user agreement)"
 SIGHAN2008_TERMS = "SIGHAN 2008 Bakeoff data: research use only (SIGHAN 2008 copyright agreement)"
+# The last three days of PFR (January 1998): held out of pku_pfr's training
+# text, the test days of part-of-speech tagging and of the pku criterion on PFR.
+PFR_HELD_OUT_DAYS = ("19980129", "19980130", "19980131")
 PFR_TERMS = (
     "People's Daily 1998 (PFR, Peking University ICL and Fujitsu): research use only, PKU ICL says it is not "
     "open source; its SIGHAN 2005 revision (dev and test): " + SIGHAN2005_TERMS
@@ -154,6 +160,7 @@ CORPORA: Dict[str, CorpusFiles] = {
         sentences=True,
         dev_in_train=True,
         split_unlisted=True,
+        held_out_days=PFR_HELD_OUT_DAYS,
     ),
     # The MSR standard from the ~10% sample of SIGHAN MSR's training set (its last
     # 10% is dev); SIGHAN MSR test, with OOV against the sample's own words.

@@ -97,15 +97,19 @@ def read_segmented(
     return _read_bies(path, stats) if fmt == "bies" else _read(path, fmt, stats)
 
 
-def read_text_lines(path: Path, stats: Optional[ReadStats] = None) -> Iterator[Tuple[int, str]]:
-    """Yield (1-based line number, decoded line without its line end) of a UTF-8 file.
+def read_text_lines(
+    path: Path, stats: Optional[ReadStats] = None, encoding: str = "utf-8"
+) -> Iterator[Tuple[int, str]]:
+    """Yield (1-based line number, decoded line without its line end) of a
+    text file (UTF-8 unless ``encoding`` says otherwise), numbered as
+    read_segmented numbers them.
 
     Lines end at ``\\r\\n``, ``\\n`` or ``\\r`` only (never at U+2028, U+0085,
     ...); a BOM is kept. RAISES CorpusFormatError naming the file and line for
-    bytes that are not valid UTF-8.
+    bytes that are not valid in the encoding.
     """
     for line_no, raw in _raw_lines(Path(path), stats if stats is not None else ReadStats()):
-        yield line_no, decode_utf8_line(raw, path, line_no)
+        yield line_no, decode_line(raw, path, line_no, encoding)
 
 
 def decode_utf8_line(raw: bytes, path: Union[str, Path], line_no: int) -> str:

@@ -1,6 +1,7 @@
 """What a catalog entry asks done to its training sentences before conversion.
 
-``CorpusFiles.sentences`` cuts the training file's lines into sentences,
+``CorpusFiles.held_out_days`` drops the paragraphs of those days,
+``sentences`` cuts the training file's lines into sentences,
 ``split_unlisted`` splits the words the official training word list lacks, and
 ``dev_in_train`` takes the dev file's sentences out (in that order, so the
 training words of a dev sentence found are the converted ones). A
@@ -14,6 +15,7 @@ from typing import List, Optional
 from .catalog import CorpusFiles
 from .dev_overlap import DevOverlap, remove_dev_sentences
 from .formats import SegmentedSentence, read_segmented
+from .held_out_days import held_out_lines
 from .listed_words import ListedWords, split_unlisted_words
 from .sentences import split_sentences
 
@@ -22,7 +24,8 @@ from .sentences import split_sentences
 class TrainingText:
     """The changes ``files`` asks for, with the counts of the last run.
 
-    lines: training lines read; sentences: the sentences they were cut into;
+    lines: training lines read; held_out: lines dropped as held-out days;
+    sentences: the sentences they were cut into;
     split_words: words split (None: not asked for); overlap: the dev sentences
     found and removed (None: not asked for).
     """
@@ -30,6 +33,7 @@ class TrainingText:
     files: CorpusFiles
     assets: Path
     lines: int = 0
+    held_out: int = 0
     sentences: int = 0
     split_words: Optional[int] = None
     overlap: Optional[DevOverlap] = None
@@ -40,7 +44,7 @@ class TrainingText:
         """The transform of ``files``, or None when it asks for no change. Reads
         the dev file now when its sentences are to be taken out.
         RAISES FileNotFoundError, CorpusFormatError: as ``read_segmented``."""
-        if not (files.sentences or files.dev_in_train or files.split_unlisted):
+        if not (files.sentences or files.dev_in_train or files.split_unlisted or files.held_out_days):
             return None
         text = cls(files, Path(assets))
         if files.dev_in_train:
@@ -51,6 +55,10 @@ class TrainingText:
         """The training sentences, changed as the catalog entry asks.
         RAISES FileNotFoundError, CorpusFormatError: reading the word list (UTF-8)."""
         self.lines = len(sentences)
+        if self.files.held_out_days:
+            held_out = held_out_lines(self.files.path(self.assets, "train"), self.files.held_out_days)
+            sentences = [line for line in sentences if line.line_no not in held_out]
+            self.held_out = self.lines - len(sentences)
         if self.files.sentences:
             sentences = [
                 SegmentedSentence(line.line_no, words) for line in sentences for words in split_sentences(line.words)

@@ -9,6 +9,7 @@ from spacy_cws.cli import app
 from spacy_cws.corpora.catalog import get_corpus
 from spacy_cws.corpora.evaluation_files import list_text_lines
 from spacy_cws.corpora.formats import read_segmented
+from spacy_cws.corpora.sentences import split_sentences
 
 runner = CliRunner()
 
@@ -18,6 +19,8 @@ PFR = (
     "19980101-01-001-001/m  迈向/v  充满/v  希望/n  的/u  新/a  世纪/n  。/w  他/r  说/v  ：/w  “/w  放在/v  这里/r  。/w  ”/w  \r\n"
     "\r\n"
     "19980101-01-001-002/m  [中国/ns  政府/n]nt  提出/v  新/a  方案/n  。/w  \r\n"
+    "\r\n"
+    "19980130-02-003-001/m  今天/t  下雨/v  。/w  \r\n"  # a held-out day: kept out of training
 )
 DEV = "迈向 充满 希望 的 新 世纪 。"  # as SIGHAN's sample writes it: a character and its tag a line
 WORD_LIST = "迈向 充满 希望 的 新 世纪 。 他 说 ： “ ” 放 在 这里 中国 政府 提出 方案"
@@ -62,7 +65,7 @@ def test_prepare_pku_pfr(tmp_path):
     _write(files, assets, "test_gold", "".join(line + "\n" for line in TEST).encode("utf-8"))
     _write(files, assets, "test_raw", "".join(line.replace(" ", "") + "\n" for line in TEST).encode("utf-8"))
     output = _prepare("pku_pfr", assets, out)
-    # Cut into sentences, 放在 split, the dev sentence taken out; every Doc names the pku criterion.
+    # The held-out day dropped, cut into sentences, 放在 split, the dev sentence taken out; every Doc names pku.
     assert _words(out / "train.spacy") == ["他 说 ： “ 放 在 这里 。 ”", "中国 政府 提出 新 方案 。"]
     assert _words(out / "dev.spacy") == [DEV]
     assert _words(out / "test.spacy") == TEST
@@ -70,6 +73,7 @@ def test_prepare_pku_pfr(tmp_path):
     assert (out / "train_words.txt").read_bytes() == files.path(assets, "train_words").read_bytes()
     assert (out / "dev_found_gold.utf8").read_text(encoding="utf-8") == DEV + "\n"
     assert (out / "dev_found_train.utf8").read_text(encoding="utf-8") == DEV + "\n"
+    assert "Held out 1 training line(s) dated 19980129, 19980130, 19980131" in output
     assert "Cut 2 training line(s) into 3 sentence(s)" in output
     assert "Split 1 training word(s) that sighan2005/pku/training_words.utf8 lacks" in output
     assert "Found 1 of the 1 dev sentence(s) (100.00% of their 11 characters)" in output
@@ -113,6 +117,9 @@ def test_prepare_real_pku_pfr(shared_data, tmp_path):
     train = _docs(out / "train.spacy")
     assert {doc._.cws_criterion for doc in train} == {"pku"}
     assert not {doc.text for doc in train}.intersection("".join(s.words) for s in dev)
+    last_day = list(read_segmented(files.path(shared_data, "train"), "pfr"))[-200:]  # the file is in date order
+    held_out = {"".join(words) for line in last_day for words in split_sentences(line.words) if len(words) > 12}
+    assert len(held_out) > 100 and not {doc.text for doc in train} & held_out
     assert len(_docs(out / "test.spacy")) == 1944  # SIGHAN PKU test lines (MANIFEST.md)
     assert list_text_lines(out / "test_input.utf8") == list_text_lines(files.path(shared_data, "test_raw"))
     scored = runner.invoke(app, ["score", str(out / "dev_found_gold.utf8"), str(out / "dev_found_train.utf8"),
