@@ -9,6 +9,8 @@ import srsly
 import typer
 from wasabi import msg
 
+from ..backends.export_options import ONNX_MATMULS, ONNX_TABLES
+from ..segmenter.moved_settings import upgrade_config
 from . import app
 from .errors import fail
 
@@ -61,6 +63,16 @@ def adapt_cli(
     ),
     min_count: int = typer.Option(3, "--min-count", min=1, help="Least occurrences of a mined word in the raw text."),
     min_av: int = typer.Option(5, "--min-av", min=1, help="Least accessor variety of a mined word (Feng et al. 2004)."),
+    tables: Optional[str] = typer.Option(
+        None, "--tables",
+        help=f"How the self-trained graph stores the n-gram tables: {' or '.join(ONNX_TABLES)} "
+        "(default: as the source's).",
+    ),
+    matmuls: Optional[str] = typer.Option(
+        None, "--matmuls",
+        help=f"How the self-trained graph computes its products by weights: {' or '.join(ONNX_MATMULS)} "
+        "(default: as the source's).",
+    ),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing output pipeline folder."),
 ):
     """Adapt a pipeline to your domain from raw text alone.
@@ -74,7 +86,10 @@ def adapt_cli(
     probabilities as soft targets, or with --mask-only leave the loss). Writes the adapted pipeline to DIR (spacy.load(DIR),
     spacy package), the mined words to DIR/domain_words.txt ('word count' a
     line, the user-dictionary format: read, edit, reuse with --user-dict)
-    and what was done to DIR/adaptation.json. Needs no gold data; the source
+    and what was done to DIR/adaptation.json. A source that holds an ONNX
+    graph gets a graph of the self-trained weights, exported as the source's
+    was (or as --tables and --matmuls say; int8-static products are
+    calibrated on the raw text). Needs no gold data; the source
     pipeline is never written to. See docs/guides/domain-adaptation.md."""
     import spacy
 
@@ -102,10 +117,12 @@ def adapt_cli(
     try:
         name, _ = find_segmenter(nlp)
         result = adapt_pipeline(
-            nlp, texts, mining, training, lexicon=not no_lexicon, bonus=bonus or None, progress=progress
+            nlp, texts, mining, training, lexicon=not no_lexicon, bonus=bonus or None, progress=progress,
+            tables=tables, matmuls=matmuls,
         )
     except (ValueError, ImportError) as err:
         fail(str(err))
+    upgrade_config(nlp.get_pipe_config(name), nlp.get_pipe(name).cfg["unbroken_patterns"])
     trained = "" if result.self_training is None else f", {training.steps} self-training steps"
     nlp.meta["description"] = (
         nlp.meta.get("description", "")

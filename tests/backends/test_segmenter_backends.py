@@ -6,7 +6,7 @@ import pytest
 import spacy
 
 from spacy_cws.backends import choice
-from spacy_cws.segmenter.component import GRAPH_KEY
+from spacy_cws.segmenter.serialization import GRAPH_KEY
 
 from ..segmentation_data import TEXTS, make_examples
 
