@@ -12,7 +12,8 @@ and the process's peak RSS after loading the pipeline. ``--long-document N``
 also times one nlp(text) call on a single line of N characters made by
 joining the file's sentences (repeated as needed); ``--batch-size 0`` skips
 the nlp.pipe timings, so that the peak RSS is the long document's alone.
-``--precision`` overrides the gd_segmenter's inference precision,
+``--precision`` sets the segmenters' torch inference precision
+(``Segmenter.set_inference_precision``; ONNX Runtime runs its graph's),
 ``--threads`` sets torch's threads. A benchmark, not a test: run it on an
 idle machine, or compare against a peer timed in the same run
 (`spacy project run benchmark`).
@@ -28,7 +29,7 @@ import torch
 import typer
 from spacy.tokens import DocBin
 
-from spacy_cws.segmenter.pipeline_segmenters import inference_precision_of
+from spacy_cws.segmenter.pipeline_segmenters import inference_precision_of, segmenters_of
 
 # A module of benchmarks/, the folder Python puts first on sys.path for a script in it.
 from memory import current_rss_mb, peak_rss_mb
@@ -58,15 +59,20 @@ def main(
     repeats: int = typer.Option(3, "--repeats", help="Timed runs per measurement; the best is reported."),
     tokenizer_pipe: bool = typer.Option(False, "--tokenizer-pipe", help="Time nlp.tokenizer.pipe instead (SegmenterTokenizer pipelines)."),
     output: Optional[Path] = typer.Option(None, "--output", help="Also write the JSON lines here."),
-    precision: Optional[str] = typer.Option(None, "--precision", help="gd_segmenter precision (float32, bfloat16, auto); default: the pipeline's."),
+    precision: Optional[str] = typer.Option(
+        None, "--precision",
+        help="Precision of the segmenters' torch inference copy (float32, bfloat16, auto); default float32.",
+    ),
     threads: Optional[int] = typer.Option(None, "--threads", help="torch threads; default: torch's."),
 ):
     if threads:
         torch.set_num_threads(threads)
-    overrides = {"components": {"gd_segmenter": {"precision": precision}}} if precision else {}
     start = time.perf_counter()
-    nlp = spacy.load(pipeline, config=overrides)
+    nlp = spacy.load(pipeline)
     load_seconds = time.perf_counter() - start
+    if precision:
+        for segmenter in segmenters_of(nlp):
+            segmenter.set_inference_precision(precision)
     rss_after_load = peak_rss_mb()
     if text_file.suffix == ".spacy":
         texts = [doc.text for doc in DocBin().from_disk(text_file).get_docs(nlp.vocab)]

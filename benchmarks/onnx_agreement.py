@@ -7,8 +7,9 @@ The pipeline's ONNX graph is exported first where it holds none, or with
 --tables (``Segmenter.export_onnx``; with int8 or int4 tables torch then
 reads the graph's rows, so compare a pipeline whose tables are not quantized
 yet, e.g. a 0.4.x package, to see what quantized rows change), or with --matmuls (int8:
-ONNX Runtime's dynamic int8 products by weights). torch runs the float32
-inference copy (the precision is set to float32). Each backend segments
+ONNX Runtime's dynamic int8 products by weights); the graph's other option
+is then as the pipeline's graph was exported, else the default. torch runs the float32
+inference copy (set_inference_precision("float32")). Each backend segments
 the test input with nlp.pipe(batch_size=256) after a warm-up over the first
 200 lines; the report gives per backend chars/s of that one pass, the
 official SIGHAN F1 (perl-compatible, as ``evaluate``), and the number of
@@ -25,6 +26,7 @@ import spacy
 import torch
 import typer
 
+from spacy_cws.backends.export_options import DEFAULT_MATMULS, DEFAULT_TABLES
 from spacy_cws.corpora.evaluation_files import TEST_GOLD, TEST_INPUT, list_text_lines
 from spacy_cws.scoring.evaluate import system_line
 from spacy_cws.scoring.sighan import score_files
@@ -45,17 +47,16 @@ def main(
     if matmuls == "int8-static":
         raise typer.BadParameter("int8-static needs calibration text: run export-onnx --matmuls int8-static --calibration FILE and pass its folder", param_hint="--matmuls")
     torch.set_num_threads(threads)
-    overrides = {"precision": "float32", "inference_backend": "torch", "inference_threads": threads}
-    if tables:
-        overrides["onnx_tables"] = tables
-    if matmuls:
-        overrides["onnx_matmuls"] = matmuls
+    overrides = {"inference_backend": "torch", "inference_threads": threads}
     nlp = spacy.load(pipeline, config={"components": {"gd_segmenter": overrides}})
     segmenter = nlp.get_pipe("gd_segmenter")
+    segmenter.set_inference_precision("float32")
     exported = 0.0
     if tables or matmuls or not segmenter.has_graph:
         start = time.perf_counter()
-        segmenter.export_onnx()
+        tables = tables or segmenter.cfg.get("onnx_tables", DEFAULT_TABLES)
+        matmuls = matmuls or segmenter.cfg.get("onnx_matmuls", DEFAULT_MATMULS)
+        segmenter.export_onnx(tables=tables, matmuls=matmuls)
         exported = time.perf_counter() - start
     lines = list_text_lines(corpus_dir / TEST_INPUT)
     n_chars = sum(map(len, lines))
@@ -75,8 +76,7 @@ def main(
     differing = sum(a != b for a, b in zip(words["torch"], words["onnxruntime"]))
     out = [
         f"`{pipeline}` on {corpus_dir / TEST_INPUT}: {len(lines):,} lines, {n_chars:,} characters, {threads} thread(s), "
-        f"nlp.pipe(batch_size={BATCH_SIZE}); graph exported in {exported:.1f} s ({segmenter.cfg['onnx_tables']} tables, "
-        f"{segmenter.cfg['onnx_matmuls']} products)"
+        f"nlp.pipe(batch_size={BATCH_SIZE}); graph exported in {exported:.1f} s ({tables} tables, {matmuls} products)"
         if exported else f"`{pipeline}` on {corpus_dir / TEST_INPUT}: {len(lines):,} lines, {threads} thread(s)",
         "",
         "| backend | chars/s | x torch float32 | F1 | lines whose words differ from torch float32 |",

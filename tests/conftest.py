@@ -103,13 +103,16 @@ def two_criteria_nlp():
 @functools.cache
 def shipped_pipeline(name: str, precision: Optional[str] = None):
     """The installed shipped pipeline ``name`` (zh_cws_gd or zh_cws_gd_sm),
-    loaded once per test run for each ``precision`` (None: as shipped, "auto").
+    loaded once per test run for each ``precision`` of its torch inference
+    copy (set_inference_precision; None: as its config says).
     Shared: a test that changes a pipeline (add_words, set_default_criterion,
     ...) loads its own with spacy.load. Skips when the package is missing."""
     if importlib.util.find_spec(name) is None:
         pytest.skip(f"{name} is not installed: README's install command installs it from models/")
-    config = {} if precision is None else {"components": {"gd_segmenter": {"precision": precision}}}
-    return spacy.load(name, config=config)
+    nlp = spacy.load(name)
+    if precision is not None:
+        nlp.get_pipe("gd_segmenter").set_inference_precision(precision)
+    return nlp
 
 
 @pytest.fixture(scope="session")

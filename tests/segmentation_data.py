@@ -50,10 +50,8 @@ TEXTS = ["".join(sentence.split()) for sentence in SENTENCES]
 def criterion_pipeline(criterion="coarse"):
     """A blank multi-criteria segmenter pipeline with default criterion ``criterion``."""
     nlp = blank_pipeline()
-    nlp.add_pipe(
-        "gd_segmenter",
-        config={"model": MODEL, "max_length": 64, "batch_units": 256, "multi_criteria": True, "criterion": criterion},
-    )
+    nlp.add_pipe("gd_segmenter", config={"model": MODEL, "max_length": 64, "batch_units": 256, "criterion": criterion})
+    nlp.config["initialize"]["components"]["gd_segmenter"] = {"multi_criteria": True}
     return nlp
 
 

@@ -9,7 +9,8 @@
 3. Unless ``self_training`` is None, the segmenter segments the text again,
    now with the lexicon, and is fine-tuned on its own confident gaps
    (self_training.py); a pipeline that held an ONNX graph gets one of the
-   new weights (export_onnx), so it ships and runs as its source did.
+   new weights (export_onnx), exported as its source's was unless told
+   otherwise, so it ships and runs as its source did.
 Nothing but the pipeline and the raw text is needed: no gold data, no
 training corpus.
 """
@@ -21,6 +22,7 @@ from spacy.language import Language
 from spacy.util import minibatch
 from tqdm import tqdm
 
+from ..backends.export_options import DEFAULT_MATMULS, DEFAULT_TABLES, check_export_options
 from ..segmenter.component import Segmenter
 from ..segmenter.pipeline_segmenters import segmenter_component
 from .lexicon_mining import MinedWord, MiningSettings, mine_lexicon, model_word_statistics
@@ -28,7 +30,7 @@ from .self_training import SelfTrainingSettings, self_train
 
 # Texts segmented at a time while labelling the raw text (progress steps).
 LABEL_BATCH = 256
-# Raw texts that calibrate a graph with static int8 products (onnx_matmuls =
+# Raw texts that calibrate a graph with static int8 products (matmuls =
 # "int8-static") when the adapted weights are exported.
 CALIBRATION_TEXTS = 2000
 
@@ -66,6 +68,8 @@ def adapt_pipeline(
     lexicon: bool = True,
     bonus: Optional[float] = 1.0,
     progress: bool = False,
+    tables: Optional[str] = None,
+    matmuls: Optional[str] = None,
 ) -> Adaptation:
     """Adapt ``nlp``'s segmenter to ``texts`` in place (module docstring).
 
@@ -77,6 +81,9 @@ def adapt_pipeline(
     bonus: the decoding bonus of the mined words (user_dictionary_bonus, in
         nats), given besides the lexicon features
         (user_dictionary_bonus_with_lexicon); None: lexicon features only.
+    tables, matmuls: how the graph of the self-trained weights is exported
+        (Segmenter.export_onnx; a pipeline with a graph only); None: as the
+        source's graph was (its cfg's onnx_tables and onnx_matmuls).
     RAISES ValueError: for a pipeline without gd_segmenter, settings out of
         range, or (self-training) a model that tags B/M/E/S; ImportError:
         (self-training a pipeline with an ONNX graph) without the onnx package.
@@ -86,6 +93,11 @@ def adapt_pipeline(
     if self_training is not None:
         self_training.check()
     name, segmenter = segmenter_component(nlp)
+    export = {
+        "tables": tables or segmenter.cfg.get("onnx_tables", DEFAULT_TABLES),
+        "matmuls": matmuls or segmenter.cfg.get("onnx_matmuls", DEFAULT_MATMULS),
+    }
+    check_export_options(**export)
     if self_training is not None and segmenter.model.attrs.get("labels", "gaps") != "gaps":
         raise ValueError(f"'{name}' tags B/M/E/S: self-training needs a gap model (GD-Transformer); use --lexicon-only")
     texts = list(texts)
@@ -111,5 +123,6 @@ def adapt_pipeline(
             # New weights drop the old graph: export theirs, so the result runs
             # on ONNX Runtime as its source did (static int8 products are
             # calibrated on the domain's own text).
-            segmenter.export_onnx(texts[:CALIBRATION_TEXTS])
+            segmenter.export_onnx(texts[:CALIBRATION_TEXTS], **export)
+            result.settings["onnx_export"] = export
     return result

@@ -7,7 +7,7 @@ and the graph gathers the rows' codes and scales and multiplies them:
 ``Mul(Cast(Gather(q, ids), float), Gather(s, ids))`` in place of
 ``Gather(table, ids)``. A row's values move by at most s / 2.
 
-With 4-bit blocks (``onnx_tables = "int4"``) each block of BLOCK values of
+With 4-bit blocks (``export_onnx(tables="int4")``) each block of BLOCK values of
 a row has its own float32 scale s and 4-bit zero point z (from the block's
 range, widened to hold 0 so that a zero row stays zero, and clipped where
 that lowers the block's squared error) and keeps codes q in 0..15,

@@ -1,4 +1,4 @@
-"""int8 matrix products in a segmenter's ONNX graph (``onnx_matmuls = "int8"``).
+"""int8 matrix products in a segmenter's ONNX graph (``export_onnx(matmuls="int8")``).
 
 ONNX Runtime's CPU kernels have no bfloat16 matrix products, so its float32
 graph is slower than torch's bfloat16 path on a CPU with AVX512-BF16, and the

@@ -1,4 +1,5 @@
-"""Static int8 matrix products (``onnx_matmuls = "int8-static"``): int8 speed, words that do not depend on the batch.
+"""Static int8 matrix products (``export_onnx(matmuls="int8-static")``): int8 speed, words that do not
+depend on the batch.
 
 Dynamic int8 (matmul_quantization.py) quantises each activation with its
 batch's own range, so a sequence's words depend on the sequences batched

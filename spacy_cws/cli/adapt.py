@@ -2,13 +2,15 @@
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import List
+from typing import List, Optional
 
 import srsly
 import typer
 from wasabi import msg
 
 from ..backends.choice import require_torch
+from ..backends.export_options import ONNX_MATMULS, ONNX_TABLES
+from ..segmenter.moved_settings import upgrade_config
 from . import app
 from .derived_meta import derived_meta
 from .errors import fail
@@ -41,6 +43,16 @@ def adapt_cli(
     ),
     min_count: int = typer.Option(3, "--min-count", min=1, help="Least occurrences of a mined word in the raw text."),
     min_av: int = typer.Option(5, "--min-av", min=1, help="Least accessor variety of a mined word (Feng et al. 2004)."),
+    tables: Optional[str] = typer.Option(
+        None, "--tables",
+        help=f"How the self-trained graph stores the n-gram tables: {' or '.join(ONNX_TABLES)} "
+        "(default: as the source's).",
+    ),
+    matmuls: Optional[str] = typer.Option(
+        None, "--matmuls",
+        help=f"How the self-trained graph computes its products by weights: {' or '.join(ONNX_MATMULS)} "
+        "(default: as the source's).",
+    ),
     force: bool = typer.Option(
         False, "--force", help="Replace an existing output pipeline folder whole (never the source pipeline)."
     ),
@@ -56,10 +68,13 @@ def adapt_cli(
     probabilities as soft targets, or with --mask-only leave the loss). Writes the adapted pipeline to DIR (spacy.load(DIR),
     spacy package), the mined words to DIR/domain_words.txt ('word count' a
     line, the user-dictionary format: read, edit, reuse with --user-dict)
-    and what was done to DIR/adaptation.json. Its meta.json names it
-    NAME_adapted, records the source and the raw text, and carries none of
-    the source's scores. Needs no gold data; the source pipeline is never
-    written to. See docs/guides/domain-adaptation.md."""
+    and what was done to DIR/adaptation.json. A source that holds an ONNX
+    graph gets a graph of the self-trained weights, exported as the source's
+    was (or as --tables and --matmuls say; int8-static products are
+    calibrated on the raw text). Its meta.json names it NAME_adapted,
+    records the source and the raw text, and carries none of the source's
+    scores. Needs no gold data; the source pipeline is never written to.
+    See docs/guides/domain-adaptation.md."""
     import spacy
 
     from ..adaptation.adapt import adapt_pipeline
@@ -95,10 +110,12 @@ def adapt_cli(
     progress = sys.stderr.isatty()
     try:
         result = adapt_pipeline(
-            nlp, texts, mining, training, lexicon=not no_lexicon, bonus=bonus or None, progress=progress
+            nlp, texts, mining, training, lexicon=not no_lexicon, bonus=bonus or None, progress=progress,
+            tables=tables, matmuls=matmuls,
         )
     except (ValueError, ImportError) as err:
         fail(str(err))
+    upgrade_config(nlp.get_pipe_config(name), nlp.get_pipe(name).cfg["unbroken_patterns"])
     trained = "" if result.self_training is None else f", {training.steps} self-training steps"
     domain = {"raw_text": [path.name for path in raw_text], "characters": result.n_characters}
     nlp.meta = derived_meta(

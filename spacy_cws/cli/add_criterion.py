@@ -6,6 +6,7 @@ import typer
 from thinc.api import Config
 from wasabi import msg
 
+from ..segmenter.moved_settings import upgrade_config
 from . import app
 from .errors import fail
 
@@ -20,20 +21,22 @@ def add_criterion_cli(
     """Add a new criterion to a multi-criteria segmenter, to train it alone.
 
     Add a criterion embedding to a multi-criteria segmenter and save the
-    pipeline with train_criteria_only = true and the new criterion as the
-    default (Qiu et al. 2020, Figure 5): `spacy train` with this component
+    pipeline set to train the criterion embeddings alone (train_criteria_only,
+    saved with the component) and with the new criterion as the default
+    (Qiu et al. 2020, Figure 5): `spacy train` with this component
     sourced from OUTPUT then learns only the criterion embeddings from the new
     corpus, everything else frozen."""
     try:
         nlp = spacy.load(pipeline)
-        nlp.get_pipe(component).add_criterion(criterion)
+        segmenter = nlp.get_pipe(component)
+        segmenter.add_criterion(criterion, train_criteria_only=True)
     except (OSError, KeyError, ValueError) as err:
         fail(str(err))
+    # An earlier config's train_criteria_only = false would win over the saved switch.
+    upgrade_config(nlp.get_pipe_config(component), segmenter.cfg["unbroken_patterns"])
     nlp.to_disk(output)
-    # The settings of a loaded component come from its config (the saved cfg
-    # holds only what was learned), so the switch goes into config.cfg.
+    # The default criterion is an inference setting: it goes into config.cfg.
     config = Config().from_disk(output / "config.cfg", interpolate=False)
-    config["components"][component]["train_criteria_only"] = True
     config["components"][component]["criterion"] = criterion
     config.to_disk(output / "config.cfg", interpolate=False)
     msg.good(

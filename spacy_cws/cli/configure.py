@@ -7,6 +7,7 @@ import typer
 from wasabi import msg
 
 from ..segmenter.default_criterion import set_default_criterion
+from ..segmenter.moved_settings import upgrade_config
 from . import app
 from .errors import fail
 
@@ -26,7 +27,11 @@ def configure_cli(
     Save PIPELINE with a new default criterion and/or OpenCC conversion of
     the model's input (the output words are always the input's own
     characters). The weights are unchanged; the settings go into config.cfg,
-    so `spacy.load(OUTPUT)` uses them."""
+    so `spacy.load(OUTPUT)` uses them. The copy's config is brought up to
+    date: without the settings that left the component's block (the
+    component saves its training settings itself) and with today's unbroken
+    patterns, so a pipeline of spacy-cws 0.5.1 or earlier loads without
+    DeprecationWarnings (and on torch predicts in float32)."""
     settings = {}
     if opencc is not None:
         settings["opencc"] = None if opencc == "none" else opencc
@@ -36,6 +41,7 @@ def configure_cli(
         nlp = spacy.load(pipeline, config={"components": {component: settings}} if settings else {})
         if criterion is not None:
             set_default_criterion(nlp, criterion)  # fails, listing the known ones, if unknown
+        upgrade_config(nlp.get_pipe_config(component), nlp.get_pipe(component).cfg["unbroken_patterns"])
     except (OSError, KeyError, ValueError) as err:
         fail(str(err))
     nlp.to_disk(output)

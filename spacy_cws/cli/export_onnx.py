@@ -8,8 +8,9 @@ from wasabi import msg
 
 from . import app
 from ..adaptation.raw_text import read_raw_texts
+from ..backends.export_options import DEFAULT_MATMULS, DEFAULT_TABLES, ONNX_MATMULS, ONNX_TABLES
+from ..segmenter.moved_settings import upgrade_config
 from ..segmenter.pipeline_segmenters import segmenter_component
-from ..segmenter.settings import ONNX_MATMULS, ONNX_TABLES
 from .derived_meta import derived_meta
 from .errors import fail
 from .half_precision import halve_torch_weights
@@ -20,9 +21,12 @@ from .pipeline_output import check_pipeline_output, replacing_folder, source_fol
 def export_onnx_cli(
     pipeline: str = typer.Argument(..., help="A trained pipeline (name or path) with a gd_segmenter."),
     output: Path = typer.Argument(..., help="Folder for the copy that holds the graph."),
-    tables: str = typer.Option("int8", "--tables", help=f"How the graph stores the n-gram tables: {' or '.join(ONNX_TABLES)}."),
+    tables: str = typer.Option(
+        DEFAULT_TABLES, "--tables", help=f"How the graph stores the n-gram tables: {' or '.join(ONNX_TABLES)}."
+    ),
     matmuls: str = typer.Option(
-        None, "--matmuls", help=f"How the graph computes its products by weights: {' or '.join(ONNX_MATMULS)} (default: the pipeline's onnx_matmuls)."
+        DEFAULT_MATMULS, "--matmuls",
+        help=f"How the graph computes its products by weights: {' or '.join(ONNX_MATMULS)}.",
     ),
     calibration: Path = typer.Option(
         None, "--calibration", help="Text whose activations set the ranges of --matmuls int8-static: UTF-8, a sentence a line, or a DocBin (.spacy, e.g. corpus/ctb6/dev.spacy); a few hundred sentences of your text."
@@ -40,7 +44,8 @@ def export_onnx_cli(
     float16, for training. With --tables int8 (the default) or int4 the
     n-gram tables are int8 rows or 4-bit blocks with their scales, stored
     in the graph only, and torch reads the same rows: both backends give
-    the same words. With --matmuls int8 the products by weights run in
+    the same words. With --matmuls float32 (the default) the graph gives
+    the torch backend's words; with --matmuls int8 the products by weights run in
     ONNX Runtime's dynamic int8 (faster; the words then differ slightly
     from torch's and with the batch); with --matmuls int8-static and
     --calibration FILE the activations' ranges are measured once on FILE,
@@ -51,35 +56,31 @@ def export_onnx_cli(
     extra (torch, onnx)."""
     if tables not in ONNX_TABLES:
         fail(f"--tables must be one of {', '.join(ONNX_TABLES)}, got '{tables}'")
-    if matmuls is not None and matmuls not in ONNX_MATMULS:
+    if matmuls not in ONNX_MATMULS:
         fail(f"--matmuls must be one of {', '.join(ONNX_MATMULS)}, got '{matmuls}'")
-    settings = {"onnx_tables": tables, **({"onnx_matmuls": matmuls} if matmuls else {})}
     try:
         nlp = spacy.load(pipeline)
         _, segmenter = segmenter_component(nlp, component)
     except (OSError, KeyError, ValueError) as err:
         fail(str(err))
     check_pipeline_output(output, force, source_folder(nlp))
-    config = nlp.get_pipe_config(component)  # saved in config.cfg
-    for key, value in settings.items():
-        config[key] = segmenter.cfg[key] = value
     try:
         texts = calibration_texts(calibration, nlp) if calibration is not None else None
-        segmenter.export_onnx(texts)
+        segmenter.export_onnx(texts, tables=tables, matmuls=matmuls)
         halve_torch_weights(nlp)
     except (OSError, KeyError, ValueError, ImportError) as err:
         fail(str(err))
+    upgrade_config(nlp.get_pipe_config(component), segmenter.cfg["unbroken_patterns"])
     nlp.meta = derived_meta(
         nlp.meta, "export-onnx", "onnx",
-        f"its network as an ONNX graph ({tables} n-gram tables, {segmenter.cfg['onnx_matmuls']} products by "
-        "weights), its torch weights in float16",
+        f"its network as an ONNX graph ({tables} n-gram tables, {matmuls} products by weights), "
+        "its torch weights in float16",
     )
     with replacing_folder(output):
         nlp.to_disk(output)
     sizes = {path.name: path.stat().st_size for path in (output / component).iterdir()}
     msg.good(
-        f"Saved {output}: graph {sizes.get('graph.onnx', 0) / 1e6:.1f} MB ({tables} tables, "
-        f"{segmenter.cfg['onnx_matmuls']} products), "
+        f"Saved {output}: graph {sizes.get('graph.onnx', 0) / 1e6:.1f} MB ({tables} tables, {matmuls} products), "
         f"torch weights {sizes.get('model', 0) / 1e6:.1f} MB, featurizer {sizes.get('featurizer', 0) / 1e6:.1f} MB"
     )
 

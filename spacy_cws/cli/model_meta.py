@@ -43,8 +43,8 @@ def build_meta(
         text the model was also trained on (teacher-corpus), or None.
     joint_corpora: the other corpora the model was trained on jointly
         (multi-criteria; each with its own criterion), e.g. ["sxu"].
-    onnx_graph: where the pipeline holds an ONNX graph of its network, the
-        segmenter's settings it was exported with (``onnx_tables``,
+    onnx_graph: where the pipeline holds an ONNX graph of its network, how
+        it was exported (the segmenter's cfg records ``onnx_tables`` and
         ``onnx_matmuls``); None without a graph.
     RAISES KeyError: for an unknown corpus.
     """

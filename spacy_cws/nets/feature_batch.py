@@ -16,6 +16,7 @@ from thinc.types import Ints2d
 
 from .. import fork_safety  # noqa: F401  (torch in forked nlp.pipe workers)
 from .dropout import set_module_dropout
+from .module_arguments import module_arguments
 from .module_weights import build_module, load_module_weights
 from .padded_inputs import (  # noqa: F401  (the column counts and the length multiple, as before)
     INFERENCE_LENGTH_MULTIPLE,
@@ -24,7 +25,6 @@ from .padded_inputs import (  # noqa: F401  (the column counts and the length mu
     padded_inputs,
     padded_length,
 )
-from .segmentation_model import module_arguments, segmentation_model  # noqa: F401  (their home before)
 
 
 def pad_features(model: Model, X: List[Ints2d], is_train: bool, edges: bool) -> Tuple[ArgsKwargs, callable]:
@@ -41,7 +41,7 @@ def pad_features(model: Model, X: List[Ints2d], is_train: bool, edges: bool) -> 
 
 def wrap_module(model: Model, module_class: Type[torch.nn.Module], convert_outputs: Callable, edges: bool) -> None:
     """Build ``model``'s torch module from its dims and settings
-    (segmentation_model.module_arguments) and add it as the model's one
+    (module_arguments.py) and add it as the model's one
     layer, a PyTorchWrapper_v3 padding the input (pad_features) and
     unpadding the output (``convert_outputs``). ``model.attrs["torch_module"]``
     is the module (the wrapper's shim holds it privately; the shim loads

@@ -23,8 +23,8 @@ from thinc.api import Model
 from thinc.types import Floats3d, Ints2d
 from torch import nn
 
-from .feature_batch import module_arguments
 from .lookup_table import cast_keeping_stored_tables
+from .module_arguments import module_arguments
 from .module_weights import assign_weights
 from .pytorch_fused_gd import FusedGDTransformer
 from .precisions import AUTO_PRECISION, check_precision  # noqa: F401  (their home before)

@@ -39,18 +39,6 @@ def segmentation_model(
     )
 
 
-def module_arguments(model: Model) -> dict:
-    """The keyword arguments that build the torch module of ``model``: the
-    vocabulary sizes (dims nV, nB, nC) and the architecture's settings."""
-    return dict(
-        n_symbols=model.get_dim("nV"),
-        n_bigrams=model.get_dim("nB"),
-        n_criteria=model.get_dim("nC"),
-        n_lexicon_bits=model.get_dim("nL"),
-        **model.attrs["settings"],
-    )
-
-
 def _init(module_class: Callable[[], type], convert_outputs, edges: bool, model: Model, X=None, Y=None) -> None:
     if model.layers:
         return

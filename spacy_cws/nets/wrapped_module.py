@@ -5,7 +5,7 @@ from thinc.api import Model
 
 def torch_module(model: Model) -> torch.nn.Module:
     """The torch module of an initialized segmentation model (GDTransformer,
-    BMESTagger: built by feature_batch.segmentation_model, which keeps it in
+    BMESTagger: built by feature_batch.wrap_module, which keeps it in
     ``attrs["torch_module"]``).
 
     RAISES ValueError: if the model is not initialized yet.

@@ -12,8 +12,7 @@ words (user_words.py) and its network in each form (network.py).
 """
 import dataclasses
 from itertools import islice
-from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.language import Language
@@ -21,102 +20,70 @@ from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.vocab import Vocab
-from thinc.api import Config, Model, Optimizer
+from thinc.api import Model, Optimizer
 from thinc.types import Floats3d
 
 from ..backends.choice import check_backend, require_torch
-from ..component_serialization import CfgAndModelSerialization
-from ..damaged_pipeline import GOOD_COPY, DamagedPipelineError
+from ..backends.export_options import DEFAULT_MATMULS, DEFAULT_TABLES
 from ..features.character_view import Normaliser
 from ..lexicon import load_lexicon
-from ..nets.left_out_tables import leaves_out_tables
+from ..nets.precisions import check_precision
 from .criteria import check_new_criterion
 from .doc_text import doc_text, forget_text
-from .featurizer import Featurizer, featurizer_data
+from .factory import make_gd_segmenter  # noqa: F401  (the entry point's name: registers the factory)
+from .featurizer import Featurizer
 from .gap_probs_extension import ScoredText, set_gap_probs
 from .initialization import initial_data
 from .merge_words import SegmentedText, merge_words
+from .moved_settings import check_training_conflicts
 from .network import SegmenterNetwork
-from .settings import SegmenterSettings, default_settings, takes_settings
+from .serialization import SegmenterSerialization
+from .settings import SegmenterSettings
+from .training_settings import TrainingSettings
 from .training_steps import SegmenterTraining
 from .unbroken_spans import PatternSpans
 from .user_words import UserWords
 from .windowed_inference import segment_in_windows
 
-DEFAULT_MODEL_CONFIG = """
-[model]
-@architectures = "spacy-cws.GDTransformer.v1"
-width = 256
-depth = 6
-n_heads = 4
-ff_width = 1024
-dropout = 0.1
-attention_dropout = 0.0
-sigma = 4.0
-gaussian = true
-directional = true
-encoders = ["centre", "forward", "backward"]
-fusion = "gate"
-position = "none"
-hired = true
-highway_input = true
-highway_output = true
-bigram_width = 0
-"""
-DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
-# The file (and serialization key) of the featurizer's learned data: msgpack
-# (featurizer.py), excluded by exclude=["featurizer"].
-FEATURIZER_KEY = "featurizer"
-# The file (and serialization key) of the network's ONNX graph, when the
-# pipeline holds one: excluded by exclude=["graph"].
-GRAPH_KEY = "graph.onnx"
 Losses = Optional[Dict[str, float]]  # per component its summed loss (None: a new dict)
 
 
-@Language.factory(
-    "gd_segmenter",
-    assigns=["token.text"],
-    default_config={
-        "model": DEFAULT_MODEL, **default_settings(), "scorer": {"@scorers": "spacy-cws.segmentation_scorer.v1"}
-    },
-    default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_acc": None},
-    retokenizes=True,
-)
-@takes_settings
-def make_gd_segmenter(nlp: Language, name: str, model: Model, scorer: Optional[Callable], **settings) -> "Segmenter":
-    """Create a ``gd_segmenter``; ``settings`` are SegmenterSettings (settings.py)."""
-    return Segmenter(nlp.vocab, model, name, scorer=scorer, **settings)
-
-
-class Segmenter(CfgAndModelSerialization, TrainablePipe):
+class Segmenter(SegmenterSerialization, TrainablePipe):
     """Chinese word segmentation over a character pretokenized Doc, by gap
     scoring or B/M/E/S tagging (decoding/label_schemes.py)."""
 
     def __init__(
-        self, vocab: Vocab, model: Model, name: str = "gd_segmenter", *, scorer: Optional[Callable] = None, **settings
+        self, vocab: Vocab, model: Model, name: str = "gd_segmenter", *, scorer: Optional[Callable] = None,
+        settings: Optional[SegmenterSettings] = None, configured_training: Optional[Dict[str, Any]] = None,
     ):
-        """settings: keyword SegmenterSettings (settings.py), the rest their defaults.
-        RAISES ValueError, TypeError: as SegmenterSettings."""
-        checked = SegmenterSettings(**settings)
+        """settings: the inference settings (None: their defaults).
+        configured_training: TrainingSettings that the component's config block
+            sets (moved_settings.py): they win over those a saved pipeline holds;
+            the others are their defaults until ``initialize`` sets them or a
+            saved pipeline loads them.
+        RAISES ValueError, TypeError: as TrainingSettings."""
+        settings = settings or SegmenterSettings()
+        self._configured_training = dict(configured_training or {})
+        training_settings = TrainingSettings(**self._configured_training)
         self.vocab = vocab
         self.model = model
         self.name = name
         self.scorer = scorer
         learned = {"user_words": [], "user_tags": {}, "lexicons": [], "ngram_vectors": None}
-        self.cfg = {**dataclasses.asdict(checked), **learned}
+        self.cfg = {**dataclasses.asdict(settings), **dataclasses.asdict(training_settings), **learned}
         settings_of_model = model.attrs.get("settings", {})
         self.featurizer = Featurizer(
-            Normaliser(fold_width=checked.fold_width, collapse_runs=checked.collapse_runs, opencc=checked.opencc),
-            checked.max_length,
+            Normaliser(fold_width=settings.fold_width, collapse_runs=settings.collapse_runs, opencc=settings.opencc),
+            settings.max_length,
             word_slots=settings_of_model.get("word_slots", 0),
             trigrams=bool(settings_of_model.get("trigram_width", 0)),
-            word_replacement_threshold=checked.word_replacement_threshold,
+            word_replacement_threshold=training_settings.word_replacement_threshold,
         )
         # These read the settings from self.cfg (the same dict) when they use them.
         self.user_words = UserWords(self.featurizer, self.cfg)
         self.network = SegmenterNetwork(model, self.featurizer, self.cfg)
         self.training = SegmenterTraining(self.featurizer, self.network, self.cfg)
-        self._pattern_spans = PatternSpans(checked.unbroken_patterns)
+        self._pattern_spans = PatternSpans(settings.unbroken_patterns)
 
     # -- features -----------------------------------------------------------------
 
@@ -236,20 +203,37 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self.cfg["inference_backend"] = backend
         self.network.forget_inference()
 
+    def set_inference_precision(self, precision: str) -> None:
+        """Run the torch inference copy in ``precision`` until the pipeline is
+        loaded again (it then runs float32): "float32", "bfloat16" (fast on
+        CPUs with AVX512-BF16 or AMX, about 20x slower elsewhere) or "auto"
+        (bfloat16 on such CPUs); ONNX Runtime runs its graph's precision
+        whatever this says (SegmenterNetwork.precision).
+        RAISES ValueError: for another name."""
+        check_precision(precision)
+        self.network.torch_precision = precision
+        self.network.forget_inference()
+
     @property
     def has_graph(self) -> bool:
         """Whether the pipeline holds an ONNX graph of its network (export_onnx)."""
         return self.network.graph is not None
 
-    def export_onnx(self, calibration: Optional[Sequence[str]] = None) -> None:
+    def export_onnx(
+        self, calibration: Optional[Sequence[str]] = None, *, tables: str = DEFAULT_TABLES,
+        matmuls: str = DEFAULT_MATMULS,
+    ) -> None:
         """Export the network with the current weights as an ONNX graph that the pipeline keeps and
-        ONNX Runtime then runs, until the weights change (SegmenterNetwork.export_onnx).
+        ONNX Runtime then runs, until the weights change (SegmenterNetwork.export_onnx); the cfg
+        records ``tables`` and ``matmuls`` as ``onnx_tables`` and ``onnx_matmuls``.
+        tables: how the graph stores the n-gram tables, matmuls: how it computes
+            its products by weights (backends/export_options.py).
         calibration: texts whose activations set the ranges of static int8
-            products (``onnx_matmuls = "int8-static"``; a few hundred sentences).
-        RAISES ValueError: if the component is not initialized, or for
-            "int8-static" without calibration texts;
+            products (``matmuls = "int8-static"``; a few hundred sentences).
+        RAISES ValueError: if the component is not initialized, for unknown tables
+            or matmuls, or for "int8-static" without calibration texts;
             ImportError: without torch or the onnx package, naming the extra."""
-        self.network.export_onnx(self.name, calibration)
+        self.network.export_onnx(self.name, calibration, tables, matmuls)
 
     def remove_onnx(self) -> None:
         """Drop the pipeline's ONNX graph: predictions run on torch (SegmenterNetwork.remove_onnx)."""
@@ -350,21 +334,32 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self, get_examples: Callable[[], Iterable[Example]], *, nlp: Optional[Language] = None,
         training_lexicon: bool = False, lexicons: Sequence[str] = (), user_dictionary: Optional[str] = None,
         ngram_vectors: Optional[str] = None, training_word_tagger: Optional[str] = None,
+        bigram_min_count: Optional[int] = None, multi_criteria: Optional[bool] = None,
+        jackknife_folds: Optional[int] = None, word_replacement_threshold: Optional[float] = None,
     ) -> None:
         """Learn the vocabularies, lexicon channels and (multi_criteria) criteria
         of all training examples (initialization.initial_data documents the
         arguments), and build the model. The arguments are set in
         [initialize.components.NAME] (docs/reference/settings.md); what they
-        load is saved with the pipeline. user_dictionary: a user dictionary
-        file whose words ``add_words`` adds after training starts.
+        load and the training settings are saved with the pipeline.
+        user_dictionary: a user dictionary file whose words ``add_words`` adds after training starts.
+        bigram_min_count, multi_criteria, jackknife_folds, word_replacement_threshold:
+            TrainingSettings (training_settings.py); None: as the component has it.
 
-        RAISES ValueError: as initial_data, for no characters, bigram settings
-            that disagree, a training Doc without a criterion, n-gram vectors of
-            another normalisation or width, or a misplaced training_word_tagger;
+        RAISES ValueError: for a training setting out of range or also set to
+            another value in [components.NAME]; as initial_data, for no
+            characters, bigram settings that disagree, a training Doc without a
+            criterion, n-gram vectors of another normalisation or width, or a
+            misplaced training_word_tagger;
             FileNotFoundError: for a missing vectors folder;
             ImportError: without torch, naming the train extra.
         """
         validate_get_examples(get_examples, "Segmenter.initialize")
+        given = {
+            "bigram_min_count": bigram_min_count, "multi_criteria": multi_criteria,
+            "jackknife_folds": jackknife_folds, "word_replacement_threshold": word_replacement_threshold,
+        }
+        self._set_training(check_training_conflicts(given, self._configured_training, self.name))
         require_torch("Initializing a segmenter for training")
         from ..nets.wrapped_module import torch_module
         from ..ngram_vectors.model_initialization import copy_into_model
@@ -385,11 +380,12 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         sample = list(islice(get_examples(), 4))
         self.segment_texts([eg.predicted.text for eg in sample], [eg.reference._.cws_criterion for eg in sample])
 
-    def add_criterion(self, name: str) -> None:
+    def add_criterion(self, name: str, *, train_criteria_only: bool = False) -> None:
         """Add a new criterion to a trained multi-criteria segmenter (Qiu et al.
         2020, Figure 5): one more criterion embedding, the mean of the others
-        until trained. Train it alone with ``train_criteria_only`` (the
-        ``add-criterion`` CLI sets that in the saved config).
+        until trained. train_criteria_only: from now on train the criterion
+        embeddings alone, everything else frozen (a setting saved with the
+        pipeline; the ``add-criterion`` CLI sets it).
 
         RAISES ValueError: if the segmenter is not multi-criteria or already has the criterion.
         """
@@ -402,65 +398,7 @@ class Segmenter(CfgAndModelSerialization, TrainablePipe):
         self.network.weights_changed()
         # Appended, not sorted in: the existing criteria keep their embedding rows.
         self.featurizer.criteria = self.criteria + [name]
-
-    # -- serialization (component_serialization.py) -------------------------------------
-
-    def _load_cfg(self, cfg: dict) -> None:
-        """Take the user dictionary and the n-gram vectors' record from a saved
-        cfg; the settings stay those of the pipeline's config (so a config
-        override such as a new default criterion takes effect). The learned
-        vocabularies, criteria and lexicon channels are the featurizer's
-        (_load_featurizer), or here in a pipeline saved before they had their own key."""
-        self.user_words.load(cfg.get("user_words", []), cfg.get("user_tags", {}))
-        self.cfg["ngram_vectors"] = cfg.get("ngram_vectors")
-        if any(key in cfg for key in ("symbols", "bigrams", "criteria")):  # the earlier format
-            self._set_learned(*(cfg.get(key, []) for key in ("criteria", "symbols", "bigrams", "lexicons")))
-        elif self.featurizer.channels and self.cfg["user_dictionary_mode"] == "prefer":  # its words join the matcher
-            self.user_words.set_lexicons(self.featurizer.channels)
-
-    def _load_featurizer(self, data: Optional[Union[bytes, Path]]) -> None:
-        """Take the featurizer's saved data, bytes or a file (None: saved in the cfg, or excluded: kept)."""
-        if data is None:
-            return
-        saved = featurizer_data(data.read_bytes() if isinstance(data, Path) else data)
-        learned = (saved["criteria"], saved["symbols"], saved["bigrams"], saved["channels"])
-        self._set_learned(*learned, saved.get("matcher"))
-
-    def _set_learned(self, criteria, symbols, bigrams, channels, saved_matcher: Optional[bytes] = None) -> None:
-        """Give the featurizer learned (or saved) criteria, vocabularies and
-        lexicon channels (Featurizer.set_vocabularies, UserWords.set_lexicons)."""
-        self.featurizer.criteria = list(criteria)
-        self.featurizer.set_vocabularies(list(symbols), bigrams)
-        self.user_words.set_lexicons(list(channels), saved_matcher)
-
-    def _optional_parts(self) -> Dict[str, tuple]:
-        """The featurizer's learned data (FEATURIZER_KEY), and the ONNX graph (GRAPH_KEY)
-        where the pipeline holds one, each under its own key; both load before the weights."""
-        return {
-            FEATURIZER_KEY: (self.featurizer.to_bytes, self._load_featurizer),
-            GRAPH_KEY: (self.network.graph_bytes, self.network.load_graph),
-        }
-
-    def _model_bytes(self) -> bytes:
-        """The weights as saved (SegmenterNetwork.weights_bytes)."""
-        return self.network.weights_bytes()
-
-    def _load_model_bytes(self, data: Union[bytes, Path]) -> None:
-        """Take saved weights, bytes or their file (from_disk), now or when torch needs
-        them (SegmenterNetwork.load_weights: with a graph that ONNX Runtime runs, a file is never read).
-        RAISES ValueError: for bytes that are not a saved model (now, or on first need);
-            DamagedPipelineError: for weights saved with a graph that holds some of their tables,
-            without the graph (a pipeline saved before its cfg recorded its parts, as the 0.6.x packages:
-            a newer one says so from its cfg's record)."""
-        if self._saved_parts is None and not self.has_graph:
-            weights = data.read_bytes() if isinstance(data, Path) else data  # read now in any case: no graph
-            if leaves_out_tables(weights):
-                graph = data.with_name(GRAPH_KEY) if isinstance(data, Path) else f"its part '{GRAPH_KEY}'"
-                raise DamagedPipelineError(
-                    f"'{self.name}' cannot load: {graph} is missing, though its weights were saved with it "
-                    f"(the graph holds some of their tables). {GOOD_COPY}"
-                )
-            data = weights
-        self.network.load_weights(data, self.name)
-
-    _load_model_file = _load_model_bytes
+        if train_criteria_only:
+            self._configured_training.pop("train_criteria_only", None)  # this call sets it now
+            self._set_training({"train_criteria_only": True})
+            self.network.apply_freezing()

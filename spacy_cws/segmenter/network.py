@@ -20,6 +20,7 @@ import numpy
 from thinc.api import Model
 
 from ..backends.choice import ONNXRUNTIME, chosen_backend, require_torch
+from ..backends.export_options import DEFAULT_MATMULS, DEFAULT_TABLES, check_export_options
 from ..backends.network_cache import NetworkCache, intra_op_threads
 from ..component_serialization import model_message
 from ..damaged_pipeline import GOOD_COPY, DamagedPipelineError
@@ -31,14 +32,16 @@ from .featurizer import Featurizer
 _NETWORK_BUILD_LOCK = threading.Lock()
 # Texts the network is traced with when exported (export_onnx).
 EXPORT_EXAMPLES = ("今天北京天气很好，新华社记者报道。", "中国", "ＡＢＣ公司在2009年买了iPhone。")
+# The cfg keys that record how the graph was exported (export_onnx), saved with the pipeline.
+GRAPH_RECORD = ("onnx_tables", "onnx_matmuls")
 
 
 class SegmenterNetwork:
     """The network of a segmenter whose features ``featurizer`` makes (its
     vocabularies, criteria and lexicon bits set the model's input dims),
     under the settings ``cfg`` (the component's cfg, read when used:
-    precision, inference_backend, inference_threads, onnx_tables,
-    max_length, criterion, train_criteria_only). Calls that can fail take
+    inference_backend, inference_threads, max_length, batch_units, criterion,
+    train_criteria_only; export_onnx writes GRAPH_RECORD). Calls that can fail take
     the component's name (``component``) for their messages: spaCy renames
     a component sourced into another pipeline.
 
@@ -47,6 +50,8 @@ class SegmenterNetwork:
         it itself, and the bytes are not held twice), or None.
     pending_weights: saved weights not yet loaded into the torch model
         (bytes, or their file), or None.
+    torch_precision: the precision of the torch inference copy (nets/inference.py),
+        "float32" unless set (Segmenter.set_inference_precision).
     cache: what runs the network at inference, built on first use after the
         weights last changed, in the process that uses it.
     """
@@ -57,6 +62,7 @@ class SegmenterNetwork:
         self.cfg = cfg
         self.graph: Optional[Union[bytes, Path]] = None
         self.pending_weights: Optional[Union[bytes, Path]] = None
+        self.torch_precision = "float32"
         self.cache = NetworkCache()
 
     def check_initialized(self, component: str) -> None:
@@ -75,9 +81,10 @@ class SegmenterNetwork:
         self.model.set_dim("nC", len(self.featurizer.criteria), force=True)
         self.model.initialize()
         self.weights_changed()
-        self._apply_freezing()
+        self.apply_freezing()
 
-    def _apply_freezing(self) -> None:
+    def apply_freezing(self) -> None:
+        """With ``train_criteria_only``, freeze every weight but the criterion embeddings."""
         if self.cfg["train_criteria_only"]:
             from ..nets.criterion_transfer import freeze_all_but_criteria
 
@@ -95,15 +102,15 @@ class SegmenterNetwork:
         return chosen_backend(self.cfg["inference_backend"], self.graph is not None, component)
 
     def precision(self, component: str) -> str:
-        """The precision predictions run in on this machine: the ``precision``
-        setting, with "auto" resolved (nets/inference.py); on ONNX Runtime
-        the graph's: "float32", or "int8" where its products by weights are
-        int8 (``onnx_matmuls``)."""
+        """The precision predictions run in on this machine: on torch
+        ``torch_precision``, with "auto" resolved (nets/inference.py); on ONNX
+        Runtime the graph's: "float32", or "int8" where its products by weights
+        are int8 (export_onnx's ``matmuls``)."""
         if self.backend(component) == ONNXRUNTIME:
             return self.inference_network(component).precision
         from ..nets.inference import resolve_precision
 
-        return resolve_precision(self.cfg["precision"])
+        return resolve_precision(self.torch_precision)
 
     def inference_network(self, component: str):
         """The network that predicts (backends/): the ONNX Runtime InferenceSession of
@@ -120,7 +127,7 @@ class SegmenterNetwork:
                     self.require_weights(component)
                     from ..backends.torch_network import TorchNetwork
 
-                    network = TorchNetwork(self.model, self.cfg["precision"])
+                    network = TorchNetwork(self.model, self.torch_precision)
                     network.module  # built now, under the lock
                 self.cache.set(network)
             return network
@@ -162,7 +169,10 @@ class SegmenterNetwork:
 
     # -- the ONNX graph -----------------------------------------------------------------
 
-    def export_onnx(self, component: str, calibration: Optional[Sequence[str]] = None) -> None:
+    def export_onnx(
+        self, component: str, calibration: Optional[Sequence[str]] = None, tables: str = DEFAULT_TABLES,
+        matmuls: str = DEFAULT_MATMULS,
+    ) -> None:
         """Export the network, with the current weights, as the ONNX graph that
         the pipeline keeps (Segmenter.export_onnx; saved as
         gd_segmenter/graph.onnx by to_disk, under its own key by to_bytes):
@@ -172,21 +182,23 @@ class SegmenterNetwork:
         weight change (training, add_criterion, loading weights) drops the graph.
 
         The graph is compacted (backends/graph_compaction.py): weights that
-        float16 holds exactly are stored in float16; with ``onnx_tables =
+        float16 holds exactly are stored in float16; with ``tables =
         "int8"`` or "int4" the n-gram tables are int8 rows or 4-bit blocks
         with their scales, and the torch model takes the same rows, so both
         backends compute with the same weights and the pipeline saves the
         tables once (in the graph).
-        With ``onnx_matmuls = "int8"`` the graph's products by weights are
+        With ``matmuls = "int8"`` the graph's products by weights are
         int8 (backends/matmul_quantization.py); with "int8-static" their
         activations' ranges are measured on the ``calibration`` texts
         (backends/static_quantization.py), so the words do not depend on
-        the batch.
+        the batch. The cfg records ``tables`` and ``matmuls`` (GRAPH_RECORD).
 
-        RAISES ValueError: if there is no trained network, or "int8-static"
+        RAISES ValueError: if there is no trained network, for unknown tables
+            or matmuls (backends/export_options.py), or "int8-static"
             products without calibration texts;
             ImportError: without torch or the onnx package, naming the extra.
         """
+        check_export_options(tables, matmuls)
         require_torch("Exporting a segmenter to ONNX")
         from ..backends.graph_compaction import compact_graph, table_weights
         from ..backends.matmul_quantization import int8_matmuls
@@ -198,15 +210,16 @@ class SegmenterNetwork:
         self.require_weights(component)
         ids = self.featurizer.criterion_ids([None] * len(EXPORT_EXAMPLES), self.cfg["criterion"], component)
         _, _, example = self.featurizer.featurize(list(EXPORT_EXAMPLES), ids)
-        quantized_tables = model_table_names(self.model) if self.cfg["onnx_tables"] != "float16" else ()
+        quantized_tables = model_table_names(self.model) if tables != "float16" else ()
         graph = export_graph(self.model, example, self.cfg["max_length"])
-        if self.cfg["onnx_matmuls"] == "int8":
+        if matmuls == "int8":
             graph = int8_matmuls(graph)
-        elif self.cfg["onnx_matmuls"] == "int8-static":
+        elif matmuls == "int8-static":
             graph = static_int8_matmuls(graph, self._calibration_feeds(calibration or (), component))
-        graph = compact_graph(graph, quantized_tables, bits=4 if self.cfg["onnx_tables"] == "int4" else 8)
+        graph = compact_graph(graph, quantized_tables, bits=4 if tables == "int4" else 8)
         set_table_rows(self.model, table_weights(graph))
         self.graph = graph
+        self.cfg.update(zip(GRAPH_RECORD, (tables, matmuls)))
         self.forget_inference()
 
     def _calibration_feeds(self, texts: Sequence[str], component: str) -> Iterator[Dict[str, numpy.ndarray]]:
@@ -219,7 +232,7 @@ class SegmenterNetwork:
         texts = [text for text in texts if text.strip()]
         if not texts:
             raise ValueError(
-                f"'{component}': onnx_matmuls = \"int8-static\" measures the activations' ranges on "
+                f"'{component}': \"int8-static\" products by weights measure the activations' ranges on "
                 "calibration text: give some (export-onnx --calibration FILE, a few hundred sentences)"
             )
         ids = self.featurizer.criterion_ids([None] * len(texts), self.cfg["criterion"], component)
@@ -332,5 +345,5 @@ class SegmenterNetwork:
                 f"saved with another model configuration ({type(err).__name__}: {err})"
             ) from err
         self.weights_changed()
-        self._apply_freezing()
+        self.apply_freezing()
         release_freed_memory()  # the weights' bytes and float16 copies (freed_memory.py)

@@ -6,7 +6,8 @@ this tokenizer predicts the words and creates the Doc directly from words and
 spaces (``spacy.util.get_words_and_spaces``), like spaCy's ChineseTokenizer.
 ``nlp.tokenizer.pipe(texts)`` segments texts in batches.
 """
-from typing import Any, Callable, Dict, Iterable, Iterator, Optional
+import inspect
+from typing import Any, Callable, Dict, Iterable, Iterator, Optional, TypeVar
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -17,8 +18,12 @@ from thinc.api import Model
 
 from .component import Segmenter
 from .doc_from_spans import doc_from_spans
+from .factory import make_gd_segmenter
+from .moved_settings import upgrade_config
 from .scorer import score_segmentation
-from .settings import takes_settings
+from .settings import default_settings
+
+F = TypeVar("F", bound=Callable)
 
 
 class SegmenterTokenizer(DummyTokenizer):
@@ -75,14 +80,39 @@ class SegmenterTokenizer(DummyTokenizer):
         return self
 
 
+def takes_factory_settings(func: F) -> F:
+    """Give ``func`` (``model``, ``batch_size``, ``**settings``) the keyword
+    parameters of the ``gd_segmenter`` factory but model and scorer, with the
+    defaults of its default config. spaCy's config system reads a registered
+    function's parameters from its signature, and the tokenizer's block holds
+    the component's settings (segmenter_as_tokenizer), in the configs of
+    earlier pipelines the moved ones too (moved_settings.py); the tokenizer
+    keeps its registered name, so it takes them all."""
+    defaults = default_settings()
+    factory = inspect.signature(make_gd_segmenter).parameters.values()
+    settings = [
+        parameter.replace(default=defaults.get(parameter.name, parameter.default))
+        for parameter in factory
+        if parameter.kind is parameter.KEYWORD_ONLY and parameter.name not in ("model", "scorer")
+    ]
+    signature = inspect.signature(func)
+    own = [parameter for parameter in signature.parameters.values() if parameter.kind is not parameter.VAR_KEYWORD]
+    func.__signature__ = signature.replace(parameters=own + settings)
+    return func
+
+
 @registry.tokenizers("spacy-cws.SegmenterTokenizer.v1")
-@takes_settings
-def create_segmenter_tokenizer(model: Model, batch_size: int = 256, **settings) -> Callable[[Language], SegmenterTokenizer]:
-    """The settings are those of the ``gd_segmenter`` factory (SegmenterSettings),
-    plus batch_size (texts per batch in ``pipe``)."""
+@takes_factory_settings
+def create_segmenter_tokenizer(
+    model: Model, batch_size: int = 256, **settings
+) -> Callable[[Language], SegmenterTokenizer]:
+    """A tokenizer that segments with ``model``, a trained segmentation model.
+    settings: the keyword arguments of the ``gd_segmenter`` factory
+    (make_gd_segmenter) but model and scorer; batch_size: texts per batch in ``pipe``."""
 
     def make_tokenizer(nlp: Language) -> SegmenterTokenizer:
-        return SegmenterTokenizer(nlp.vocab, Segmenter(nlp.vocab, model, "tokenizer", **settings), batch_size)
+        segmenter = make_gd_segmenter(nlp, "tokenizer", model=model, scorer=None, **{**default_settings(), **settings})
+        return SegmenterTokenizer(nlp.vocab, segmenter, batch_size)
 
     return make_tokenizer
 
@@ -100,6 +130,7 @@ def segmenter_as_tokenizer(nlp: Language, component: str = "gd_segmenter") -> La
     settings = dict(config["components"].pop(component))
     for key in ("factory", "scorer"):
         settings.pop(key, None)
+    upgrade_config(settings, nlp.get_pipe(component).cfg["unbroken_patterns"])  # its bytes carry the rest
     config["nlp"]["tokenizer"] = {"@tokenizers": "spacy-cws.SegmenterTokenizer.v1", **settings}
     config["nlp"]["pipeline"] = [name for name in config["nlp"]["pipeline"] if name != component]
     config["training"]["score_weights"] = {

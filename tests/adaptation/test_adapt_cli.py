@@ -6,10 +6,12 @@ import sys
 import pytest
 import spacy
 import srsly
+from thinc.api import Config
 from typer.testing import CliRunner
 
 from spacy_cws.cli import app
 from spacy_cws.lexicon.sources import read_user_dictionary
+from spacy_cws.segmenter.moved_settings import MOVED_SETTINGS
 
 from ..backends.test_torch_free_imports import WITHOUT_TORCH
 
@@ -69,9 +71,30 @@ def test_self_training_steps(raw_file, tmp_path):
     assert report["self_training"]["labelled_gap_share"] > 0.5
     adapted = spacy.load(output)
     assert adapted("张小凡看着前方。").text == "张小凡看着前方。"
-    # The source ran on ONNX Runtime: so does the result, with a graph of its new weights.
-    if spacy.load("zh_cws_gd_sm").get_pipe("gd_segmenter").has_graph:
-        assert adapted.get_pipe("gd_segmenter").has_graph
+    # The source ran on ONNX Runtime: so does the result, with a graph of its new
+    # weights exported as the source's was (4-bit tables, static int8 products).
+    source = spacy.load("zh_cws_gd_sm").get_pipe("gd_segmenter")
+    segmenter = adapted.get_pipe("gd_segmenter")
+    assert segmenter.has_graph == source.has_graph
+    if source.has_graph:
+        export = {"tables": source.cfg["onnx_tables"], "matmuls": source.cfg["onnx_matmuls"]}
+        assert report["settings"]["onnx_export"] == export
+        assert (segmenter.cfg["onnx_tables"], segmenter.inference_precision) == tuple(export.values())
+    # The saved config no longer sets what moved out of the component's block: the component saved it.
+    assert not set(MOVED_SETTINGS) & set(Config().from_disk(output / "config.cfg")["components"]["gd_segmenter"])
+    assert segmenter.cfg["bigram_min_count"] == source.cfg["bigram_min_count"] == 3
+
+
+def test_self_training_exports_as_the_options_say(raw_file, tmp_path):
+    output = tmp_path / "adapted"
+    options = ["--steps", 1, "--tables", "int8", "--matmuls", "float32"]
+    result = invoke("zh_cws_gd_sm", raw_file, "--output", output, *options)
+    assert result.exit_code == 0, result.output
+    segmenter = spacy.load(output).get_pipe("gd_segmenter")
+    assert segmenter.cfg["onnx_tables"] == "int8" and segmenter.cfg["onnx_matmuls"] == "float32"
+    assert segmenter.inference_precision == "float32"
+    refused = invoke("zh_cws_gd_sm", raw_file, "--output", tmp_path / "bad", "--steps", 1, "--matmuls", "int2")
+    assert_refused(refused, "int2")
 
 
 def test_refusals(raw_file, tmp_path):

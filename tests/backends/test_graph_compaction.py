@@ -112,14 +112,14 @@ def test_compacted_graph_scores_near_the_original_and_names_its_tables(monkeypat
 
     nlp = blank_pipeline()
     model = {**MODEL, "@architectures": "spacy-cws.GDTransformer.v2", "bigram_width": 8}
-    nlp.add_pipe("gd_segmenter", config={"model": model, "max_length": 64, "batch_units": 256, "bigram_min_count": 1})
+    nlp.add_pipe("gd_segmenter", config={"model": model, "max_length": 64, "batch_units": 256})
+    nlp.config["initialize"]["components"]["gd_segmenter"] = {"bigram_min_count": 1}
     nlp.initialize(lambda: make_examples(nlp))
     segmenter = nlp.get_pipe("gd_segmenter")
     names = model_table_names(segmenter.model)
     assert names == {"bigram_embedding.weight"}
     monkeypatch.setattr(graph_compaction, "MIN_QUANTIZED_VALUES", 64)
-    segmenter.cfg["onnx_tables"] = "float16"
-    segmenter.export_onnx()
+    segmenter.export_onnx(tables="float16")
     plain = segmenter.network.graph
     compacted = compact_graph(plain, names)
     assert set(table_weights(compacted)) == names and not table_weights(plain) and not table_weights(compact_graph(plain))
@@ -132,8 +132,7 @@ def test_compacted_graph_scores_near_the_original_and_names_its_tables(monkeypat
 
     before, after = scores(plain), scores(compacted)
     assert numpy.allclose(before, after, atol=0.05) and not numpy.array_equal(before, after)
-    segmenter.cfg["onnx_tables"] = "int8"
-    segmenter.export_onnx()
+    segmenter.export_onnx(tables="int8")
     on_onnx = [[t.text for t in doc] for doc in nlp.pipe(SENTENCES)]
     segmenter.set_inference_backend("torch")
     assert [[t.text for t in doc] for doc in nlp.pipe(SENTENCES)] == on_onnx
@@ -150,9 +149,7 @@ def test_shipped_pipeline_exported_with_quantized_tables_saves_them_once_and_bot
     same after loading."""
     nlp = pickle.loads(pickle.dumps(zh_cws_gd_sm_nlp))
     segmenter = nlp.get_pipe("gd_segmenter")
-    segmenter.cfg["onnx_tables"] = tables
-    segmenter.cfg["onnx_matmuls"] = "float32"  # the shipped graph's int8-static products needs calibration text
-    segmenter.export_onnx()
+    segmenter.export_onnx(tables=tables, matmuls="float32")
     nlp.to_disk(tmp_path / "nlp")
     folder = tmp_path / "nlp" / "gd_segmenter"
     assert (folder / "model").stat().st_size < 4_000_000
@@ -165,7 +162,7 @@ def test_shipped_pipeline_exported_with_quantized_tables_saves_them_once_and_bot
 
 def test_weights_saved_without_their_tables_need_the_graph(zh_cws_gd_sm_nlp, tmp_path):
     nlp = pickle.loads(pickle.dumps(zh_cws_gd_sm_nlp))
-    nlp.get_pipe("gd_segmenter").export_onnx(SENTENCES)  # calibration text for its int8-static products
+    nlp.get_pipe("gd_segmenter").export_onnx(SENTENCES, tables="int4", matmuls="int8-static")  # as `ship` does
     nlp.to_disk(tmp_path / "nlp")
     (tmp_path / "nlp" / "gd_segmenter" / "graph.onnx").unlink()
     with pytest.raises(DamagedPipelineError, match="graph.onnx is missing, though the pipeline was saved with it"):

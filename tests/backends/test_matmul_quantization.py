@@ -1,4 +1,4 @@
-"""int8 products by weights in an exported graph (onnx_matmuls = "int8"):
+"""int8 products by weights in an exported graph (export_onnx(matmuls="int8")):
 stacked weights split exactly, then ONNX Runtime's dynamic int8, whose
 words stay close to float32's on real text."""
 import pickle
@@ -68,8 +68,7 @@ def test_shipped_pipeline_with_int8_products_keeps_its_words_on_ctb6(zh_cws_gd_s
     nlp = pickle.loads(pickle.dumps(zh_cws_gd_sm_nlp))
     segmenter = nlp.get_pipe("gd_segmenter")
     float32 = [[t.text for t in doc] for doc in zh_cws_gd_sm_nlp.pipe(texts)]
-    segmenter.cfg["onnx_matmuls"] = "int8"
-    segmenter.export_onnx()
+    segmenter.export_onnx(matmuls="int8")
     nlp.to_disk(tmp_path / "nlp")
     loaded = spacy.load(tmp_path / "nlp")
     assert loaded.get_pipe("gd_segmenter").inference_precision == "int8"

@@ -10,7 +10,7 @@ import srsly
 from spacy_cws.backends import choice
 from spacy_cws.damaged_pipeline import DamagedPipelineError
 from spacy_cws.nets.left_out_tables import leaves_out_tables
-from spacy_cws.segmenter.component import GRAPH_KEY
+from spacy_cws.segmenter.serialization import GRAPH_KEY
 
 from ..segmentation_data import TEXTS, make_examples
 

@@ -1,4 +1,4 @@
-"""Static int8 products (onnx_matmuls = "int8-static"): activation ranges
+"""Static int8 products (export_onnx(matmuls="int8-static")): activation ranges
 measured once on calibration text, so a sequence's words do not depend on
 the batch, and they stay close to float32's on real text."""
 import pickle
@@ -53,10 +53,9 @@ def test_shipped_pipeline_with_static_products_keeps_its_words_whatever_the_batc
     texts = ["".join(line.split()) for line in test if line.strip()][:300]
     nlp = pickle.loads(pickle.dumps(zh_cws_gd_sm_nlp))
     segmenter = nlp.get_pipe("gd_segmenter")
-    segmenter.cfg["onnx_matmuls"] = "int8-static"
     with pytest.raises(ValueError, match="calibration"):
-        segmenter.export_onnx()
-    segmenter.export_onnx(calibration)
+        segmenter.export_onnx(matmuls="int8-static")
+    segmenter.export_onnx(calibration, matmuls="int8-static")
     # No node whose outputs nothing reads: ONNX Runtime would warn of each on stderr at every load.
     graph = onnx.load_from_string(segmenter.network.graph_bytes()).graph
     read = {output.name for output in graph.output}.union(name for node in graph.node for name in node.input)

@@ -13,19 +13,21 @@ from ..segmentation_data import MODEL, SENTENCES, TEXTS, blank_pipeline, make_ex
 V2_MODEL = {**MODEL, "@architectures": "spacy-cws.GDTransformer.v2", "trigram_width": 8, "trigram_rows": 512}
 
 
-def lexicon_pipeline(tmp_path, model=V2_MODEL, **settings):
-    """A blank segmenter pipeline with the training words and a user
-    dictionary as lexicons; random generators seeded, so its training does
-    not depend on the tests run before it."""
+def lexicon_pipeline(tmp_path, model=V2_MODEL, **training):
+    """A blank segmenter pipeline with the training words (in 4 jackknife
+    folds) and a user dictionary as lexicons, and ``training``'s other
+    training settings; random generators seeded, so its training does not
+    depend on the tests run before it."""
     fix_random_seed(0)
     user_dictionary = tmp_path / "user.txt"
     user_dictionary.write_text("法制建设 3 n\n公园 n\n", encoding="utf-8")
     nlp = blank_pipeline()
-    config = {"model": model, "max_length": 64, "batch_units": 256, "jackknife_folds": 4, **settings}
-    nlp.add_pipe("gd_segmenter", config=config)
+    nlp.add_pipe("gd_segmenter", config={"model": model, "max_length": 64, "batch_units": 256})
     nlp.config["initialize"]["components"]["gd_segmenter"] = {
         "training_lexicon": True,
         "lexicons": [str(user_dictionary)],
+        "jackknife_folds": 4,
+        **training,
     }
     return nlp
 
@@ -63,7 +65,7 @@ def test_lexicon_pipeline_learns_and_round_trips(tmp_path):
 
 def test_training_features_hide_the_words_of_a_sentences_own_fold(tmp_path):
     nlp = lexicon_pipeline(tmp_path)
-    nlp.config["initialize"]["components"]["gd_segmenter"] = {"training_lexicon": True}
+    nlp.config["initialize"]["components"]["gd_segmenter"] = {"training_lexicon": True, "jackknife_folds": 4}
     examples = make_examples(nlp)
     seg = nlp.get_pipe("gd_segmenter")
     nlp.initialize(lambda: examples)

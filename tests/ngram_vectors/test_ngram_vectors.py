@@ -54,8 +54,8 @@ def test_vectors_place_similar_characters_together_and_round_trip(vectors, tmp_p
 
 def segmenter_with_vectors(path, model=BIGRAM_MODEL, **settings):
     nlp = blank_pipeline()
-    nlp.add_pipe("gd_segmenter", config={"model": model, "max_length": 64, "bigram_min_count": 1, **settings})
-    nlp.config["initialize"]["components"]["gd_segmenter"] = {"ngram_vectors": str(path)}
+    nlp.add_pipe("gd_segmenter", config={"model": model, "max_length": 64, **settings})
+    nlp.config["initialize"]["components"]["gd_segmenter"] = {"ngram_vectors": str(path), "bigram_min_count": 1}
     return nlp
 
 

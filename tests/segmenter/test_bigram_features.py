@@ -48,7 +48,8 @@ def test_symbols_must_be_single_characters():
 
 def _bigram_pipeline(min_count=1, model=BIGRAM_MODEL):
     nlp = blank_pipeline()
-    nlp.add_pipe("gd_segmenter", config={"model": model, "max_length": 64, "batch_units": 256, "bigram_min_count": min_count})
+    nlp.add_pipe("gd_segmenter", config={"model": model, "max_length": 64, "batch_units": 256})
+    nlp.config["initialize"]["components"]["gd_segmenter"] = {"bigram_min_count": min_count}
     return nlp
 
 
@@ -73,5 +74,6 @@ def test_bigram_settings_must_agree(min_count, model):
 
 
 def test_negative_min_count_is_an_error():
+    nlp = _bigram_pipeline(min_count=-1)
     with pytest.raises(ValueError, match="bigram_min_count"):
-        _bigram_pipeline(min_count=-1)
+        nlp.initialize(lambda: make_examples(nlp))

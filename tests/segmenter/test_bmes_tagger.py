@@ -31,8 +31,8 @@ def _tagger(decoder, window, **settings):
         "decoder": decoder,
     }
     nlp = blank_pipeline()
-    config = {"model": model, "max_length": 64, "batch_units": 256, "bigram_min_count": 1, **settings}
-    nlp.add_pipe("gd_segmenter", config=config)
+    nlp.add_pipe("gd_segmenter", config={"model": model, "max_length": 64, "batch_units": 256, **settings})
+    nlp.config["initialize"]["components"]["gd_segmenter"] = {"bigram_min_count": 1}
     return nlp
 
 

@@ -4,7 +4,6 @@ import spacy
 import torch
 from thinc.api import Adam
 
-from spacy_cws.nets.criterion_transfer import freeze_all_but_criteria
 from spacy_cws.nets.wrapped_module import torch_module
 from spacy_cws.segmenter.criteria import criterion_ids, training_criteria
 from spacy_cws.segmenter.default_criterion import set_default_criterion
@@ -82,14 +81,13 @@ def test_text_without_criterion_and_no_default_is_an_error():
 
 def test_new_criterion_learns_with_everything_else_frozen(two_criteria_nlp, tmp_path):
     two_criteria_nlp.to_disk(tmp_path / "base")
-    nlp = spacy.load(tmp_path / "base", config={"components": {"gd_segmenter": {"train_criteria_only": True}}})
+    nlp = spacy.load(tmp_path / "base")
     segmenter = nlp.get_pipe("gd_segmenter")
-    segmenter.add_criterion("new")
+    segmenter.add_criterion("new", train_criteria_only=True)
     assert segmenter.criteria == ["coarse", "fine", "new"]
     module = torch_module(segmenter.model)
     frozen_before = {name: p.detach().clone() for name, p in module.named_parameters() if name != "criterion_embedding.weight"}
     rows_before = module.criterion_embedding.weight.detach().clone()
-    freeze_all_but_criteria(segmenter.model)  # as from_disk does for a pipeline saved by add-criterion
     nlp.resume_training()
     optimizer = Adam(0.01, L2=0.0)  # as our configs: no weight decay, which would shrink the old rows
     examples = make_examples(nlp, FINE, "new")
@@ -105,7 +103,12 @@ def test_new_criterion_learns_with_everything_else_frozen(two_criteria_nlp, tmp_
     new_words = _words(nlp, TEXTS, "new")
     assert sum(w == s.split() for w, s in zip(new_words, FINE)) > sum(w == s.split() for w, s in zip(new_words, COARSE))
     nlp.to_disk(tmp_path / "transferred")
-    assert _words(spacy.load(tmp_path / "transferred"), TEXTS, "new") == new_words
+    transferred = spacy.load(tmp_path / "transferred")
+    assert _words(transferred, TEXTS, "new") == new_words
+    # Saved with the pipeline: it goes on training the criterion embeddings alone.
+    assert transferred.get_pipe("gd_segmenter").cfg["train_criteria_only"] is True
+    parameters = torch_module(transferred.get_pipe("gd_segmenter").model).named_parameters()
+    assert {name for name, p in parameters if p.requires_grad} == {"criterion_embedding.weight"}
 
 
 def test_single_criterion_pipeline_cannot_add_a_criterion(tmp_path):

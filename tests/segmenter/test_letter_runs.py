@@ -1,5 +1,6 @@
 """Runs never cut inside (features/letter_runs.py) and the never-cut patterns (unbroken_spans.py):
 every script's words whole, and one linear pass over any run of characters."""
+import pytest
 import regex
 
 from spacy_cws.features.letter_runs import RUN_KINDS, find_runs
@@ -79,11 +80,16 @@ def test_times_fractions_and_mentions_are_unbroken():
     assert [text[s:e] for s, e in PatternSpans(DEFAULT_PATTERNS)(text).tolist()] == ["12:30", "3/4", "@张"]
 
 
-def test_earlier_default_patterns_are_read_as_todays():
-    """Pipelines up to 0.4.1 carry the earlier defaults in their config."""
-    assert SegmenterSettings(unbroken_patterns=EARLIER_DEFAULT_PATTERNS).unbroken_patterns == DEFAULT_PATTERNS
+def test_earlier_default_patterns_are_read_as_todays_with_a_warning(recwarn):
+    """The shipped pipelines (0.4.1 to 0.6.1) carry the earlier defaults in
+    their config: read as today's, and said so, not silently."""
+    with pytest.warns(DeprecationWarning, match="unbroken_patterns hold patterns of spacy-cws 0.3"):
+        assert SegmenterSettings(unbroken_patterns=EARLIER_DEFAULT_PATTERNS).unbroken_patterns == DEFAULT_PATTERNS
     mine = [r"[A-Z]{2}-[0-9]{4}", EARLIER_DEFAULT_PATTERNS[1]]
     assert upgraded_patterns(mine) == [mine[0], DEFAULT_PATTERNS[1]]
+    recwarn.clear()
+    SegmenterSettings(unbroken_patterns=DEFAULT_PATTERNS + mine[:1])
+    assert not [w for w in recwarn if issubclass(w.category, DeprecationWarning)]
 
 
 def test_full_width_forms_are_found_as_their_ascii_forms():

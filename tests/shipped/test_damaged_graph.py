@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from spacy_cws.cli import app
 from spacy_cws.damaged_pipeline import DamagedPipelineError
-from spacy_cws.segmenter.component import GRAPH_KEY
+from spacy_cws.segmenter.serialization import GRAPH_KEY
 
 from ..backends.test_torch_free_imports import WITHOUT_TORCH
 

@@ -5,17 +5,21 @@ that issue 39 set, whatever their model cards say."""
 import csv
 import itertools
 import json
+import warnings
 
 import pytest
 import spacy
 import srsly
 from spacy.tokens import DocBin
+from thinc.api import Config
 from typer.testing import CliRunner
 
 from spacy_cws.cli import app
 from spacy_cws.corpora.catalog import get_corpus
 from spacy_cws.corpora.formats import read_segmented
 from spacy_cws.scoring.evaluate import system_line
+from spacy_cws.segmenter.moved_settings import MOVED_SETTINGS
+from spacy_cws.segmenter.unbroken_spans import DEFAULT_PATTERNS
 
 from ..segmentation_data import criterion_words
 
@@ -133,8 +137,32 @@ def test_configure_makes_sxu_the_default_criterion(zh_cws_gd_nlp, shared_data, t
     assert by_sxu != criterion_words(zh_cws_gd_nlp, texts, "ctb6")  # the criterion matters on these lines
 
 
+def test_configure_saves_a_copy_with_an_up_to_date_config(sm_words, ctb6_lines, tmp_path):
+    """The 0.6.1 package's config sets settings that moved out of the
+    component's block, and the earlier default patterns: each is read with a
+    warning; configure's copy sets neither, loads without a warning, keeps the
+    training settings (saved with the component) and gives the same words."""
+    with pytest.warns(DeprecationWarning) as loading:
+        spacy.load("zh_cws_gd_sm")
+    messages = [str(w.message) for w in loading if "gd_segmenter" in str(w.message)]
+    assert len(messages) == 2 and "unbroken_patterns" in messages[0]
+    assert all(key in messages[1] for key in MOVED_SETTINGS)
+    run("configure", "zh_cws_gd_sm", tmp_path / "copy")
+    block = Config().from_disk(tmp_path / "copy" / "config.cfg")["components"]["gd_segmenter"]
+    assert not set(MOVED_SETTINGS) & set(block) and block["unbroken_patterns"] == DEFAULT_PATTERNS
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        copy = spacy.load(tmp_path / "copy")
+    assert not [w for w in caught if "gd_segmenter" in str(w.message)]
+    segmenter = copy.get_pipe("gd_segmenter")
+    assert (segmenter.cfg["bigram_min_count"], segmenter.cfg["jackknife_folds"]) == (3, 10)
+    assert words(copy, ctb6_lines) == sm_words
+
+
 def test_add_criterion_keeps_the_old_criteria(zh_cws_gd_nlp, ctb6_lines, tmp_path):
     run("add-criterion", "zh_cws_gd", tmp_path / "zx", "zx")
     added = spacy.load(tmp_path / "zx")
     assert added.get_pipe("gd_segmenter").criteria == ["ctb6", "sxu", "zx"]
+    # The 0.6.0 config's train_criteria_only = false no longer overrides what the component saved.
+    assert added.get_pipe("gd_segmenter").cfg["train_criteria_only"] is True
     assert criterion_words(added, ctb6_lines, "ctb6") == criterion_words(zh_cws_gd_nlp, ctb6_lines, "ctb6")

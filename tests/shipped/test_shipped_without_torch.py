@@ -28,7 +28,8 @@ def test_shipped_pipeline_segments_ctb6_test_without_torch(name, shared_data, tm
     # The torch path reads the graph's table rows (checked on a sample, for time): with float32
     # products the same words; with int8-static products (zh_cws_gd) a few lines differ
     # (26 of 1,975 on all of CTB6 test, docs/experiments/inference.md).
-    torch_nlp = spacy.load(name, config={"components": {"gd_segmenter": {"inference_backend": "torch", "precision": "float32"}}})
+    torch_nlp = spacy.load(name, config={"components": {"gd_segmenter": {"inference_backend": "torch"}}})
+    torch_nlp.get_pipe("gd_segmenter").set_inference_precision("float32")
     sample = slice(0, 1975, 7)
     torch_words = [[t.text for t in doc] for doc in torch_nlp.pipe(texts[sample])]
     differing = sum(ours != theirs for ours, theirs in zip(torch_words, loaded["words"][sample]))

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from spacy_cws.cli import app
 from spacy_cws.corpora.formats import read_segmented
 from spacy_cws.nets.wrapped_module import torch_module
+from spacy_cws.segmenter.moved_settings import MOVED_SETTINGS, TRAINING_KEYS
 from spacy_cws.training.weight_checkpoints import checkpoint_step, list_checkpoints
 
 from ..segmentation_data import SENTENCES, TEXTS, blank_pipeline, make_examples
@@ -95,6 +96,25 @@ def test_config_initialises_trains_and_segments(tiny_corpus, name):
     assert _changed(before, after), "no weight changed in training"
     for text in TEXTS:
         assert nlp(text).text == text
+    segmenter = nlp.get_pipe("gd_segmenter")
+    training = nlp.config["initialize"]["components"]["gd_segmenter"]
+    assert {key: segmenter.cfg[key] for key in training if key in TRAINING_KEYS} == {
+        key: value for key, value in training.items() if key in TRAINING_KEYS
+    }
+
+
+@pytest.mark.parametrize("name", SEGMENTATION_CONFIGS)
+def test_training_settings_are_set_at_initialize(name):
+    """No config sets a setting that moved out of [components.gd_segmenter]
+    (each would be read with a DeprecationWarning); the training settings are
+    in [initialize.components.gd_segmenter], where the command line can set
+    one (--initialize.components.gd_segmenter.multi_criteria true, project.yml)."""
+    config = load_config(CONFIGS / f"{name}.cfg", interpolate=False)
+    assert not set(MOVED_SETTINGS) & set(config["components"]["gd_segmenter"])
+    assert "bigram_min_count" in config["initialize"]["components"]["gd_segmenter"]
+    override = {"initialize.components.gd_segmenter.multi_criteria": True}
+    overridden = load_config(CONFIGS / f"{name}.cfg", overrides=override)
+    assert overridden["initialize"]["components"]["gd_segmenter"]["multi_criteria"] is True
 
 
 @pytest.mark.parametrize("name", SEGMENTATION_CONFIGS)
