@@ -9,6 +9,7 @@ import srsly
 import typer
 from wasabi import msg
 
+from ..adaptation.few_shot import FewShotSettings
 from . import app
 from .errors import fail
 
@@ -41,8 +42,12 @@ def check_output(output: Path, force: bool, source: Optional[Path]) -> None:
 @app.command("adapt")
 def adapt_cli(
     pipeline: str = typer.Argument(..., help="A pipeline with gd_segmenter: an installed name or a path."),
-    raw_text: List[Path] = typer.Argument(..., help="UTF-8 text files of the domain, one text a line."),
-    output: Path = typer.Option(..., "--output", "-o", help="Folder for the adapted pipeline (spacy.load(DIR))."),
+    raw_text: Optional[List[Path]] = typer.Argument(
+        None, help="UTF-8 text files of the domain, one text a line (with --gold, optional)."
+    ),
+    output: Optional[Path] = typer.Option(
+        None, "--output", "-o", help="Folder for the adapted pipeline (spacy.load(DIR)); with --suggest, a file."
+    ),
     lexicon_only: bool = typer.Option(False, "--lexicon-only", help="Mine the domain lexicon only; no training."),
     no_lexicon: bool = typer.Option(
         False, "--no-lexicon", help="Self-train without adding the mined words (they are still written)."
@@ -62,8 +67,20 @@ def adapt_cli(
     min_count: int = typer.Option(3, "--min-count", min=1, help="Least occurrences of a mined word in the raw text."),
     min_av: int = typer.Option(5, "--min-av", min=1, help="Least accessor variety of a mined word (Feng et al. 2004)."),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing output pipeline folder."),
+    gold: Optional[Path] = typer.Option(
+        None, "--gold", help="Gold sentences of your standard (UTF-8, words separated by spaces, one a line, "
+        "at least 50): learned as the new default criterion instead of self-training. Needs torch."
+    ),
+    criterion: str = typer.Option("user", "--criterion", help="With --gold: the name of the new criterion."),
+    gold_steps: int = typer.Option(
+        FewShotSettings.steps, "--gold-steps", min=1, help="With --gold: optimizer steps."
+    ),
+    suggest: Optional[int] = typer.Option(
+        None, "--suggest", min=1, help="Write the N raw lines the pipeline is least sure of, segmented, for you to "
+        "correct and pass as --gold (to --output FILE, or stdout); nothing is adapted."
+    ),
 ):
-    """Adapt a pipeline to your domain from raw text alone.
+    """Adapt a pipeline to your domain from raw text, or to your standard from gold sentences.
 
     Adapt PIPELINE to the domain of the RAW_TEXT files (UTF-8, one text a
     line; at least 1,000 characters, ideally 100,000 or more): words of the
@@ -75,38 +92,57 @@ def adapt_cli(
     spacy package), the mined words to DIR/domain_words.txt ('word count' a
     line, the user-dictionary format: read, edit, reuse with --user-dict)
     and what was done to DIR/adaptation.json. Needs no gold data; the source
-    pipeline is never written to. See docs/guides/domain-adaptation.md."""
+    pipeline is never written to. See docs/guides/domain-adaptation.md.
+
+    With --gold FILE (a few hundred sentences segmented by your standard,
+    words separated by spaces) the segmenter learns that standard instead of
+    self-training: a new criterion (--criterion, default 'user') with gap
+    heads of its own, the default of the output; the source's criterion
+    (e.g. ctb6) still segments as before, chosen by doc._.cws_criterion or
+    the criterion setting. RAW_TEXT is then optional (the lexicon is mined
+    from the gold sentences' text). --suggest N writes the N raw lines the
+    pipeline is least sure of, segmented, to correct and pass as --gold."""
     import spacy
 
     from ..adaptation.adapt import adapt_pipeline, find_segmenter
     from ..adaptation.lexicon_mining import MiningSettings, write_lexicon
-    from ..adaptation.raw_text import read_raw_texts
     from ..adaptation.self_training import SelfTrainingSettings
+    from .adapt_input import read_adaptation_input
+    from .adapt_suggestions import write_suggestions
 
     if lexicon_only and no_lexicon:
         fail("--lexicon-only and --no-lexicon leave nothing to do: pass one of them.")
-    try:
-        texts = read_raw_texts(raw_text)
-    except (OSError, ValueError) as err:
-        fail(str(err))
+    gold_sentences, texts = read_adaptation_input(raw_text, gold, lexicon_only, suggest)
+    if output is None and suggest is None:
+        fail("Missing option '--output': the folder for the adapted pipeline.")
     try:
         nlp = spacy.load(pipeline)
     except (OSError, ValueError, KeyError) as err:
         fail(f"Cannot load the pipeline {pipeline}: {err}")
+    progress = sys.stderr.isatty()
+    if suggest is not None:
+        write_suggestions(nlp, texts, suggest, output, progress)
+        return
     check_output(output, force, _source_path(nlp))
     mining = MiningSettings(min_count=min_count, min_accessor_variety=min_av)
-    training = None if lexicon_only else SelfTrainingSettings(
+    training = None if lexicon_only or gold else SelfTrainingSettings(
         steps=steps, threshold=threshold, learn_rate=learn_rate, l2sp=l2sp, distill=not mask_only
     )
-    progress = sys.stderr.isatty()
+    few_shot = FewShotSettings(criterion=criterion, steps=gold_steps)
     try:
         name, _ = find_segmenter(nlp)
         result = adapt_pipeline(
-            nlp, texts, mining, training, lexicon=not no_lexicon, bonus=bonus or None, progress=progress
+            nlp, texts, mining, training, lexicon=not no_lexicon, bonus=bonus or None, progress=progress,
+            gold=gold_sentences, few_shot=few_shot,
         )
     except (ValueError, ImportError) as err:
         fail(str(err))
     trained = "" if result.self_training is None else f", {training.steps} self-training steps"
+    if result.few_shot is not None:
+        trained = (
+            f", the standard of {len(gold_sentences):,} gold sentences as the default criterion '{criterion}' "
+            f"(the source's: '{result.few_shot['source_criterion']}')"
+        )
     nlp.meta["description"] = (
         nlp.meta.get("description", "")
         + f" Adapted by spacy_cws adapt to {result.n_characters:,} characters of raw domain text: "
@@ -121,7 +157,9 @@ def adapt_cli(
         {
             "source": pipeline,
             "component": name,
-            "raw_text": [str(path) for path in raw_text],
+            "raw_text": [str(path) for path in raw_text or []],
+            "gold": None if gold is None else {"path": str(gold), "sentences": len(gold_sentences)},
+            "few_shot": result.few_shot,
             "characters": result.n_characters,
             "mined_words": len(result.words),
             "lexicon_added": not no_lexicon,
