@@ -7,9 +7,8 @@ as a new criterion (segmenter/new_criterion.py): a criterion embedding
 (Qiu et al. 2020), and gap scoring heads of its own, copies of the shared
 ones. Only those learn; the encoders, the tables and the source's heads and
 embedding rows stay frozen, so the source criterion segments exactly as the
-source did, whatever the new one learns (docs/experiments/adaptation.md:
-fine-tuning all the weights with the source's own probabilities as a
-regulariser cost the source criterion up to 1.8 F1 on CTB6 dev).
+source did, whatever the new one learns (fine-tuning the shared weights
+would move it too). Figures: docs/experiments/adaptation.md.
 """
 import random
 import time
