@@ -58,7 +58,11 @@ class FewShotSettings:
 
 
 def learn_gold_standard(
-    nlp: Language, segmenter: Segmenter, gold: Sequence[Sequence[str]], settings: FewShotSettings, progress: bool = False
+    nlp: Language,
+    segmenter: Segmenter,
+    gold: Sequence[Sequence[str]],
+    settings: FewShotSettings,
+    progress: bool = False,
 ) -> Dict[str, float]:
     """Teach ``segmenter`` (a gd_segmenter of ``nlp`` with a GD-Transformer)
     the standard of the ``gold`` sentences (each its words) as the new
@@ -89,7 +93,8 @@ def learn_gold_standard(
     for name, p in module.named_parameters():
         p.requires_grad_(name.startswith(CRITERION_PARAMETERS))
     optimizer = _CriterionRate(Adam(settings.learn_rate), settings.criterion_learn_rate / settings.learn_rate)
-    batches = shuffled_batches([eg.reference.text for eg in examples], settings.batch_chars, random.Random(settings.seed))
+    texts = [eg.reference.text for eg in examples]
+    batches = shuffled_batches(texts, settings.batch_chars, random.Random(settings.seed))
     losses: List[float] = []
     try:
         for _ in tqdm(range(settings.steps), desc="gold", unit=" steps", disable=not progress):

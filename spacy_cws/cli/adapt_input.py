@@ -1,4 +1,5 @@
-"""What ``adapt`` reads before the pipeline loads: the raw text and the gold sentences, or one line saying what is wrong."""
+"""What ``adapt`` reads before the pipeline loads: the raw text and the gold sentences, or one line saying what
+is wrong."""
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
@@ -21,7 +22,8 @@ def read_adaptation_input(
     sentences = None
     if gold is not None:
         if lexicon_only or suggest is not None:
-            fail(f"--gold learns a standard; {'--lexicon-only' if lexicon_only else '--suggest'} learns none: pass one of them.")
+            other = "--lexicon-only" if lexicon_only else "--suggest"
+            fail(f"--gold learns a standard; {other} learns none: pass one of them.")
         try:
             require_torch("adapt --gold (learning a standard from gold sentences)")
             sentences = read_gold_sentences(gold)

@@ -7,7 +7,6 @@ import spacy
 import srsly
 
 from ..backends.test_torch_free_imports import LOAD_WITHOUT_TORCH
-from .conftest import zx_raw_lines
 from .test_adapt_cli import assert_refused, invoke
 
 pytest.importorskip("torch")
@@ -32,7 +31,9 @@ def files(tmp_path_factory, shared_data, zx_raw):
 
 def test_gold_becomes_the_default_criterion_and_the_source_stays_selectable(files, tmp_path):
     output = tmp_path / "adapted"
-    result = invoke("zh_cws_gd_sm", files / "raw.txt", "--output", output, "--gold", files / "gold.txt", "--gold-steps", 2)
+    result = invoke(
+        "zh_cws_gd_sm", files / "raw.txt", "--output", output, "--gold", files / "gold.txt", "--gold-steps", 2
+    )
     assert result.exit_code == 0, result.output
     report = srsly.read_json(output / "adaptation.json")
     assert report["gold"]["sentences"] == 60 and report["few_shot"]["source_criterion"] == "source"
@@ -50,7 +51,8 @@ def test_gold_becomes_the_default_criterion_and_the_source_stays_selectable(file
 
 def test_gold_without_raw_text_learns_from_the_gold_text(files, tmp_path):
     output = tmp_path / "adapted"
-    result = invoke("zh_cws_gd", "--output", output, "--gold", files / "gold.txt", "--gold-steps", 1, "--criterion", "zx")
+    gold = files / "gold.txt"
+    result = invoke("zh_cws_gd", "--output", output, "--gold", gold, "--gold-steps", 1, "--criterion", "zx")
     assert result.exit_code == 0, result.output
     segmenter = spacy.load(output).get_pipe("gd_segmenter")
     assert segmenter.criteria == ["ctb6", "sxu", "zx"] and segmenter.cfg["criterion"] == "zx"

@@ -46,8 +46,9 @@ def test_reads_the_sighan_files_separators(tmp_path, shared_data):
         ("张\tB", "gold.txt:8: holds a tab: a gold sentence is its words separated by spaces"),
         ("张小凡_NR 看着_VV 前方_NN", "gold.txt:8: every word carries a POS tag (张小凡_NR): drop the tags"),
         ("张小凡/nr 看着/v 前方/f", "gold.txt:8: every word carries a POS tag (张小凡/nr)"),
-        ("咖啡 cafe \u0301 馆", "gold.txt:8: the words do not tile the text: a word starts inside the character 'e\u0301'"),
-        ("点赞 \U0001F44D \U0001F3FD 了", "gold.txt:8: the words do not tile the text: a word starts inside the character"),
+        ("咖啡 cafe \u0301 馆",
+         "gold.txt:8: the words do not tile the text: a word starts inside the character 'e\u0301'"),
+        ("点赞 \U0001F44D \U0001F3FD 了", "gold.txt:8: the words do not tile the text: a word starts inside"),
     ],
 )
 def test_refuses_columns_tagged_words_and_words_that_do_not_tile(tmp_path, zx_gold_lines, bad, message):

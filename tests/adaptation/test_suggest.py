@@ -45,7 +45,8 @@ def test_suggested_lines_are_the_uncertain_ones_and_hold_more_errors(zx_gold):
     _, probs = segmenter.segment_with_probs(texts)
     assert min(uncertainties) >= sorted(map(line_uncertainty, probs), reverse=True)[49]
     # The model's words are wrong at a larger share of the suggested lines' gaps than of all lines'.
-    all_words = [[text[start:end] for start, end in spans] for text, spans in zip(texts, segmenter.segment_texts(texts))]
+    segmented = zip(texts, segmenter.segment_texts(texts))
+    all_words = [[text[start:end] for start, end in spans] for text, spans in segmented]
     wrong, gaps = numpy.sum([gap_errors(w, g) for w, g in zip(all_words, zx_gold)], axis=0)
     chosen = [gap_errors(s.words, zx_gold[s.index]) for s in suggestions]
     wrong_chosen, gaps_chosen = numpy.sum(chosen, axis=0)
