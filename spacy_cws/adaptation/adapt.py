@@ -8,11 +8,14 @@
    bonus in decoding (dictionary_bonus.py); the model still decides.
 3. Unless ``self_training`` is None, the segmenter segments the text again,
    now with the lexicon, and is fine-tuned on its own confident gaps
-   (self_training.py); a pipeline that held an ONNX graph gets one of the
-   new weights (export_onnx), exported as its source's was unless told
-   otherwise, so it ships and runs as its source did.
-Nothing but the pipeline and the raw text is needed: no gold data, no
-training corpus.
+   (self_training.py). Or, given ``gold`` sentences, it learns their
+   standard as a new criterion with gap heads of its own, the encoders
+   frozen, so the source's criterion segments as before (few_shot.py). A
+   pipeline that held an ONNX graph gets one of the new weights
+   (export_onnx), exported as its source's was unless told otherwise, so it
+   ships and runs as its source did.
+Nothing but the pipeline and the raw text (and, for a new standard, a few
+hundred gold sentences) is needed: no training corpus.
 """
 from dataclasses import asdict, dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -25,6 +28,7 @@ from tqdm import tqdm
 from ..backends.export_options import DEFAULT_MATMULS, DEFAULT_TABLES, check_export_options
 from ..segmenter.component import Segmenter
 from ..segmenter.pipeline_segmenters import segmenter_component
+from .few_shot import FewShotSettings, learn_gold_standard
 from .lexicon_mining import MinedWord, MiningSettings, mine_lexicon, model_word_statistics
 from .self_training import SelfTrainingSettings, self_train
 
@@ -39,11 +43,14 @@ CALIBRATION_TEXTS = 2000
 class Adaptation:
     """What ``adapt_pipeline`` did. words: the mined words, most frequent
     first; n_characters: of the raw text; self_training: its statistics
-    (self_train), or None; settings: the settings used, as dicts."""
+    (self_train), or None; few_shot: the statistics of learning the gold
+    sentences' standard (learn_gold_standard), or None; settings: the
+    settings used, as dicts."""
 
     words: List[MinedWord]
     n_characters: int
     self_training: Optional[Dict[str, float]] = None
+    few_shot: Optional[Dict[str, float]] = None
     settings: Dict[str, dict] = field(default_factory=dict)
 
 
@@ -70,6 +77,8 @@ def adapt_pipeline(
     progress: bool = False,
     tables: Optional[str] = None,
     matmuls: Optional[str] = None,
+    gold: Optional[Sequence[Sequence[str]]] = None,
+    few_shot: Optional[FewShotSettings] = None,
 ) -> Adaptation:
     """Adapt ``nlp``'s segmenter to ``texts`` in place (module docstring).
 
@@ -81,25 +90,38 @@ def adapt_pipeline(
     bonus: the decoding bonus of the mined words (user_dictionary_bonus, in
         nats), given besides the lexicon features
         (user_dictionary_bonus_with_lexicon); None: lexicon features only.
-    tables, matmuls: how the graph of the self-trained weights is exported
+    tables, matmuls: how the graph of the new weights is exported
         (Segmenter.export_onnx; a pipeline with a graph only); None: as the
         source's graph was (its cfg's onnx_tables and onnx_matmuls).
+    gold: gold sentences, each its words, whose standard the segmenter
+        learns as a new default criterion (learn_gold_standard, with
+        ``few_shot``, None for the defaults), instead of self-training.
     RAISES ValueError: for a pipeline without gd_segmenter, settings out of
-        range, or (self-training) a model that tags B/M/E/S; ImportError:
-        (self-training a pipeline with an ONNX graph) without the onnx package.
+        range, both ``self_training`` and ``gold``, (training) a model that
+        tags B/M/E/S, or (gold) a criterion the segmenter has already;
+        ImportError: (training) without torch, or (a pipeline with an ONNX
+        graph) without the onnx package, naming the extra.
     """
     mining = mining or MiningSettings()
     mining.check()
     if self_training is not None:
         self_training.check()
+    if gold is not None:
+        if self_training is not None:
+            raise ValueError("Learn from gold sentences or self-train, not both")
+        few_shot = few_shot or FewShotSettings()
+        few_shot.check()
     name, segmenter = segmenter_component(nlp)
     export = {
         "tables": tables or segmenter.cfg.get("onnx_tables", DEFAULT_TABLES),
         "matmuls": matmuls or segmenter.cfg.get("onnx_matmuls", DEFAULT_MATMULS),
     }
     check_export_options(**export)
-    if self_training is not None and segmenter.model.attrs.get("labels", "gaps") != "gaps":
-        raise ValueError(f"'{name}' tags B/M/E/S: self-training needs a gap model (GD-Transformer); use --lexicon-only")
+    if (self_training is not None or gold is not None) and segmenter.model.attrs.get("labels", "gaps") != "gaps":
+        raise ValueError(
+            f"'{name}' tags B/M/E/S: self-training and learning from gold sentences need a gap model "
+            "(GD-Transformer); use --lexicon-only"
+        )
     texts = list(texts)
     words, probs = label_texts(segmenter, texts, progress)
     model_words = model_word_statistics(texts, words, probs, mining.confidence, mining.max_length)
@@ -114,15 +136,18 @@ def adapt_pipeline(
         segmenter.set_user_dictionary_mode("prefer")
         segmenter.add_words([entry.word for entry in mined])
     result = Adaptation(mined, sum(len(text) for text in texts), settings={"mining": asdict(mining)})
+    had_graph = segmenter.has_graph
     if self_training is not None:
-        had_graph = segmenter.has_graph
         _, probs = label_texts(segmenter, texts, progress, desc="label")
         result.self_training = self_train(segmenter, texts, probs, self_training, progress)
         result.settings["self_training"] = asdict(self_training)
-        if had_graph:
-            # New weights drop the old graph: export theirs, so the result runs
-            # on ONNX Runtime as its source did (static int8 products are
-            # calibrated on the domain's own text).
-            segmenter.export_onnx(texts[:CALIBRATION_TEXTS], **export)
-            result.settings["onnx_export"] = export
+    if gold is not None:
+        result.few_shot = learn_gold_standard(nlp, segmenter, gold, few_shot, progress)
+        result.settings["few_shot"] = asdict(few_shot)
+    if had_graph and (self_training is not None or gold is not None):
+        # New weights drop the old graph: export theirs, so the result runs
+        # on ONNX Runtime as its source did (static int8 products are
+        # calibrated on the domain's own text).
+        segmenter.export_onnx(texts[:CALIBRATION_TEXTS], **export)
+        result.settings["onnx_export"] = export
     return result

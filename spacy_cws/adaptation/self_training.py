@@ -72,7 +72,7 @@ def partial_labels(gap_probs: numpy.ndarray, threshold: float, distill: bool = F
     return labels
 
 
-def _batches(texts: Sequence[str], batch_chars: int, rng: random.Random):
+def shuffled_batches(texts: Sequence[str], batch_chars: int, rng: random.Random):
     """Endless shuffled batches of text indices, about batch_chars characters each."""
     order = list(range(len(texts)))
     while True:
@@ -125,7 +125,7 @@ def self_train(
     anchors = [p.detach().clone() for p in params]
     optimizer = Adam(settings.learn_rate)
     rng = random.Random(settings.seed)
-    batches = _batches(texts, settings.batch_chars, rng)
+    batches = shuffled_batches(texts, settings.batch_chars, rng)
     losses: List[float] = []
     for _ in tqdm(range(settings.steps), desc="self-training", unit=" steps", disable=not progress):
         batch = next(batches)

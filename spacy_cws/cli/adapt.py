@@ -8,6 +8,7 @@ import srsly
 import typer
 from wasabi import msg
 
+from ..adaptation.few_shot import FewShotSettings
 from ..backends.choice import require_torch
 from ..backends.export_options import ONNX_MATMULS, ONNX_TABLES
 from ..segmenter.moved_settings import upgrade_config
@@ -23,8 +24,12 @@ REPORT = "adaptation.json"
 @app.command("adapt")
 def adapt_cli(
     pipeline: str = typer.Argument(..., help="A pipeline with gd_segmenter: an installed name or a path."),
-    raw_text: List[Path] = typer.Argument(..., help="UTF-8 text files of the domain, one text a line."),
-    output: Path = typer.Option(..., "--output", "-o", help="Folder for the adapted pipeline (spacy.load(DIR))."),
+    raw_text: Optional[List[Path]] = typer.Argument(
+        None, help="UTF-8 text files of the domain, one text a line (with --gold, optional)."
+    ),
+    output: Optional[Path] = typer.Option(
+        None, "--output", "-o", help="Folder for the adapted pipeline (spacy.load(DIR)); with --suggest, a file."
+    ),
     lexicon_only: bool = typer.Option(False, "--lexicon-only", help="Mine the domain lexicon only; no training."),
     no_lexicon: bool = typer.Option(
         False, "--no-lexicon", help="Self-train without adding the mined words (they are still written)."
@@ -56,8 +61,20 @@ def adapt_cli(
     force: bool = typer.Option(
         False, "--force", help="Replace an existing output pipeline folder whole (never the source pipeline)."
     ),
+    gold: Optional[Path] = typer.Option(
+        None, "--gold", help="Gold sentences of your standard (UTF-8, words separated by spaces, one a line, "
+        "at least 50): learned as the new default criterion instead of self-training. Needs torch."
+    ),
+    criterion: str = typer.Option("user", "--criterion", help="With --gold: the name of the new criterion."),
+    gold_steps: int = typer.Option(
+        FewShotSettings.steps, "--gold-steps", min=1, help="With --gold: optimizer steps."
+    ),
+    suggest: Optional[int] = typer.Option(
+        None, "--suggest", min=1, help="Write the N raw lines the pipeline is least sure of, segmented, for you to "
+        "correct and pass as --gold (to --output FILE, or stdout); nothing is adapted."
+    ),
 ):
-    """Adapt a pipeline to your domain from raw text alone.
+    """Adapt a pipeline to your domain from raw text, or to your standard from gold sentences.
 
     Adapt PIPELINE to the domain of the RAW_TEXT files (UTF-8, one text a
     line; at least 1,000 characters, ideally 100,000 or more): words of the
@@ -74,26 +91,35 @@ def adapt_cli(
     calibrated on the raw text). Its meta.json names it NAME_adapted,
     records the source and the raw text, and carries none of the source's
     scores. Needs no gold data; the source pipeline is never written to.
-    See docs/guides/domain-adaptation.md."""
+    See docs/guides/domain-adaptation.md.
+
+    With --gold FILE (a few hundred sentences segmented by your standard,
+    words separated by spaces) the segmenter learns that standard instead of
+    self-training: a new criterion (--criterion, default 'user') with gap
+    heads of its own, the default of the output; the source's criterion
+    (e.g. ctb6) still segments as before, chosen by doc._.cws_criterion or
+    the criterion setting. RAW_TEXT is then optional (the lexicon is mined
+    from the gold sentences' text). --suggest N writes the N raw lines the
+    pipeline is least sure of, segmented, to correct and pass as --gold."""
     import spacy
 
     from ..adaptation.adapt import adapt_pipeline
     from ..adaptation.lexicon_mining import MiningSettings, write_lexicon
-    from ..adaptation.raw_text import read_raw_texts
     from ..adaptation.self_training import SelfTrainingSettings
     from ..segmenter.pipeline_segmenters import segmenter_component
+    from .adapt_input import read_adaptation_input
+    from .adapt_suggestions import write_suggestions
 
     if lexicon_only and no_lexicon:
         fail("--lexicon-only and --no-lexicon leave nothing to do: pass one of them.")
-    if not lexicon_only:
+    if not lexicon_only and gold is None and suggest is None:
         try:  # before minutes of mining
             require_torch("Self-training (adapt without --lexicon-only)")
         except ImportError as err:
             fail(str(err))
-    try:
-        texts = read_raw_texts(raw_text)
-    except (OSError, ValueError) as err:
-        fail(str(err))
+    gold_sentences, texts = read_adaptation_input(raw_text, gold, lexicon_only, suggest)
+    if output is None and suggest is None:
+        fail("Missing option '--output': the folder for the adapted pipeline.")
     try:
         nlp = spacy.load(pipeline)
     except (OSError, ValueError, KeyError) as err:
@@ -102,25 +128,37 @@ def adapt_cli(
         name, _ = segmenter_component(nlp)
     except ValueError as err:
         fail(str(err))
+    progress = sys.stderr.isatty()
+    if suggest is not None:
+        write_suggestions(nlp, texts, suggest, output, progress)
+        return
     check_pipeline_output(output, force, source_folder(nlp))
     mining = MiningSettings(min_count=min_count, min_accessor_variety=min_av)
-    training = None if lexicon_only else SelfTrainingSettings(
+    training = None if lexicon_only or gold else SelfTrainingSettings(
         steps=steps, threshold=threshold, learn_rate=learn_rate, l2sp=l2sp, distill=not mask_only
     )
-    progress = sys.stderr.isatty()
+    few_shot = FewShotSettings(criterion=criterion, steps=gold_steps)
     try:
         result = adapt_pipeline(
             nlp, texts, mining, training, lexicon=not no_lexicon, bonus=bonus or None, progress=progress,
-            tables=tables, matmuls=matmuls,
+            tables=tables, matmuls=matmuls, gold=gold_sentences, few_shot=few_shot,
         )
     except (ValueError, ImportError) as err:
         fail(str(err))
     upgrade_config(nlp.get_pipe_config(name), nlp.get_pipe(name).cfg["unbroken_patterns"])
     trained = "" if result.self_training is None else f", {training.steps} self-training steps"
-    domain = {"raw_text": [path.name for path in raw_text], "characters": result.n_characters}
+    if result.few_shot is not None:
+        trained = (
+            f", the standard of {len(gold_sentences):,} gold sentences as the default criterion '{criterion}' "
+            f"(the source's: '{result.few_shot['source_criterion']}')"
+        )
+    raw_names = [path.name for path in raw_text or []]
+    domain = {"raw_text": raw_names, "characters": result.n_characters}
+    if gold is not None:
+        domain["gold"] = {"file": gold.name, "sentences": len(gold_sentences)}
     nlp.meta = derived_meta(
         nlp.meta, "adapt", "adapted",
-        f"adapted to {result.n_characters:,} characters of raw domain text ({', '.join(domain['raw_text'])}), "
+        f"adapted to {result.n_characters:,} characters of domain text ({', '.join(raw_names or [gold.name])}), "
         f"{len(result.words):,} mined words ({DOMAIN_WORDS}){trained}",
         domain,
     )
@@ -132,7 +170,9 @@ def adapt_cli(
             {
                 "source": pipeline,
                 "component": name,
-                "raw_text": [str(path) for path in raw_text],
+                "raw_text": [str(path) for path in raw_text or []],
+                "gold": None if gold is None else {"path": str(gold), "sentences": len(gold_sentences)},
+                "few_shot": result.few_shot,
                 "characters": result.n_characters,
                 "mined_words": len(result.words),
                 "lexicon_added": not no_lexicon,

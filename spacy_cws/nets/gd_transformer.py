@@ -67,6 +67,7 @@ def build_gd_transformer_v2(
     word_slots: int = 0,
     word_width: int = 64,
     word_rows: int = 65536,
+    criterion_heads: List[int] = [],
 ) -> Model[InT, OutT]:
     """The GD-Transformer gap scorer (Duan & Zhao 2020; see GDTransformer).
 
@@ -90,6 +91,8 @@ def build_gd_transformer_v2(
     with word and POS embeddings of word_width and a hashed word table of
     word_rows rows (pytorch_word_pos_attention.py); then the input has
     11 + word_slots columns.
+    criterion_heads: the ids of the criteria with gap scoring heads of their
+    own (``spacy_cws adapt --gold`` sets it); the others share the heads.
     """
     settings = dict(
         width=width,
@@ -113,6 +116,7 @@ def build_gd_transformer_v2(
         word_slots=word_slots,
         word_width=word_width,
         word_rows=word_rows,
+        criterion_heads=list(criterion_heads),
     )
     validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
     return segmentation_model("gd_transformer", _module_class, settings, _convert_outputs, edges=True)

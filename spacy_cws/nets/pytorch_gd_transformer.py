@@ -81,6 +81,12 @@ class GDTransformer(nn.Module):
         word_rows: lexicon flags, hashed trigrams and the word-POS attention of
         Gan & Zhang 2020 added to each position's embedding (LexiconAndTrigramInput;
         0 = none, the paper's model).
+    criterion_heads: the ids of the criteria that score gaps with gap
+        scoring heads of their own (an early one too with HiRED), in the
+        order of the heads; the others share the model's heads. A criterion
+        learned later from a few gold sentences gets its own, with everything
+        the other criteria use frozen, so they segment as before
+        (adaptation/few_shot.py). Empty: every criterion shares the heads.
     width, depth, n_heads, ff_width, dropout: Table 4 hyperparameters (depth
         is layers per encoder).
     attention_dropout: dropout on the attention weights (0 = none).
@@ -122,10 +128,13 @@ class GDTransformer(nn.Module):
         word_slots: int = 0,
         word_width: int = 0,
         word_rows: int = 0,
+        criterion_heads: Sequence[int] = (),
     ):
         super().__init__()
         if bigram_width < 0 or n_criteria < 0:
             raise ValueError(f"bigram_width and n_criteria must be >= 0, got {bigram_width}, {n_criteria}")
+        if any(not 0 <= criterion < n_criteria for criterion in criterion_heads):
+            raise ValueError(f"criterion_heads must be criterion ids below n_criteria = {n_criteria}, got {criterion_heads}")
         encoders = list(encoders)
         validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
         self.width = width
@@ -156,8 +165,13 @@ class GDTransformer(nn.Module):
                 for name in encoders}
         )
         self.head = GapScoringHead(width, fusion, dropout)
+        self.criterion_head_ids = [int(criterion) for criterion in criterion_heads]
+        self.criterion_heads = nn.ModuleList(GapScoringHead(width, fusion, dropout) for _ in criterion_heads)
         if hired:
             self.early_head = GapScoringHead(width, fusion, dropout)
+            self.criterion_early_heads = nn.ModuleList(
+                GapScoringHead(width, fusion, dropout) for _ in criterion_heads
+            )
             self.pooling = nn.ModuleDict({f"{name}_pooling": WordPooling(width, dropout) for name in encoders})
 
     @property
@@ -204,12 +218,12 @@ class GDTransformer(nn.Module):
         if self.position == "sinusoidal":
             x = x + sinusoidal_positions(length, self.width, ids.device)
         embedded = self.embedding_dropout(x)
-        return self.encode(embedded, lengths)
+        return self.encode(embedded, lengths, criteria)
 
-    def encode(self, embedded: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    def encode(self, embedded: torch.Tensor, lengths: torch.Tensor, criteria: torch.Tensor) -> torch.Tensor:
         """Everything after the input embeddings: the encoders, HiRED and the
-        gap scorers. embedded: (B, T, d); lengths: int64 (B,). RETURNS gap
-        logits (H, B, T - 1, 2) as forward.
+        gap scorers. embedded: (B, T, d); lengths, criteria: int64 (B,).
+        RETURNS gap logits (H, B, T - 1, 2) as forward.
 
         The streams' representation and how layers run on them are hooks
         (_attention_masks, _start_streams, _run_layers, _pool, _named_streams),
@@ -220,7 +234,7 @@ class GDTransformer(nn.Module):
         streams = self._run_layers(self._start_streams(embedded), masks, 0, self.split)
         heads = []
         if self.hired:
-            early = self.early_head(self._named_streams(streams))
+            early = self._gap_logits(self.early_head, self.criterion_early_heads, streams, criteria)
             word_ids = self._early_word_ids(early.detach(), lengths)
             # Gaps past EOS (EOS|PAD, PAD|PAD) must not feed the label feature,
             # or a sequence's output would depend on its batch's padding.
@@ -230,8 +244,17 @@ class GDTransformer(nn.Module):
             streams = self._run_layers(streams, masks, self.split, None)
             if self.highway_output:
                 heads.append(early)
-        heads.insert(0, self.head(self._named_streams(streams)))
+        heads.insert(0, self._gap_logits(self.head, self.criterion_heads, streams, criteria))
         return torch.stack(heads)
+
+    def _gap_logits(self, shared: nn.Module, own: nn.ModuleList, streams, criteria: torch.Tensor) -> torch.Tensor:
+        """(B, T - 1, 2) gap logits of each sequence by its criterion's head:
+        the criteria of criterion_head_ids their own (``own``, in that order), the others ``shared``."""
+        named = self._named_streams(streams)
+        logits = shared(named)
+        for criterion, head in zip(self.criterion_head_ids, own):
+            logits = torch.where((criteria == criterion)[:, None, None], head(named), logits)
+        return logits
 
     # -- the stream hooks of encode (one tensor per direction) ---------------------
 

@@ -1,0 +1,63 @@
+"""Learning a standard from gold sentences (adaptation/few_shot.py) on ZX: the new criterion
+moves toward the gold words, the source criterion keeps exactly the source's."""
+import numpy
+import pytest
+import spacy
+
+torch = pytest.importorskip("torch")
+
+from spacy_cws.adaptation.few_shot import FewShotSettings, learn_gold_standard  # noqa: E402
+from spacy_cws.nets.wrapped_module import torch_module  # noqa: E402
+
+
+def wrong_gaps(segmenter, sentences, criterion):
+    """Gaps where the segmenter's words under ``criterion`` and the gold words disagree."""
+    texts = ["".join(words) for words in sentences]
+    wrong = 0
+    for words, spans in zip(sentences, segmenter.segment_texts(texts, [criterion] * len(texts))):
+        gold = set(numpy.cumsum([len(word) for word in words])[:-1].tolist())
+        wrong += len(gold ^ {start for start, _ in spans[1:]})
+    return wrong
+
+
+@pytest.fixture(scope="module")
+def zx_gold(shared_data):
+    """ZX training sentences 600 to 679 (after the raw text's 600), each its gold words."""
+    with (shared_data / "zx" / "train.zhuxian.wordpos").open(encoding="utf-8") as stream:
+        lines = stream.read().splitlines()[600:680]
+    return [[token.rsplit("_", 1)[0] for token in line.split()] for line in lines]
+
+
+def test_the_new_criterion_learns_the_gold_standard_and_the_source_stays(zx_gold, zx_raw):
+    nlp = spacy.load("zh_cws_gd_sm", config={"components": {"gd_segmenter": {"inference_backend": "torch"}}})
+    segmenter = nlp.get_pipe("gd_segmenter")
+    before_wrong = wrong_gaps(segmenter, zx_gold, None)
+    before_words, before_probs = segmenter.segment_with_probs(zx_raw)
+    weights = {name: p.detach().clone() for name, p in torch_module(segmenter.model).named_parameters()}
+    stats = learn_gold_standard(nlp, segmenter, zx_gold, FewShotSettings(criterion="zx", steps=20, batch_chars=600))
+    assert stats["source_criterion"] == "source" and stats["last_gold_loss"] < stats["first_gold_loss"]
+    assert segmenter.criteria == ["source", "zx"]
+    assert segmenter.cfg["criterion"] == nlp.get_pipe_config("gd_segmenter")["criterion"] == "zx"
+    assert wrong_gaps(segmenter, zx_gold, "zx") < 0.7 * before_wrong
+    # Under the source criterion the raw text gets exactly the source's words and probabilities.
+    source_words, source_probs = segmenter.segment_with_probs(zx_raw, ["source"] * len(zx_raw))
+    assert all(numpy.array_equal(a, b) for a, b in zip(before_words, source_words))
+    assert all(numpy.array_equal(a, b) for a, b in zip(before_probs, source_probs))
+    # Only the new criterion's embedding row and heads learned; everything can learn again afterwards.
+    module = torch_module(segmenter.model)
+    assert all(torch.equal(p, weights[name]) for name, p in module.named_parameters() if name in weights)
+    assert torch.equal(module.criterion_embedding.weight[0], torch.zeros_like(module.criterion_embedding.weight[0]))
+    assert all(p.requires_grad for p in module.parameters())
+
+
+@pytest.mark.parametrize(
+    "settings, message",
+    [
+        (FewShotSettings(criterion=""), "need names"),
+        (FewShotSettings(steps=-1), "steps must be >= 0"),
+        (FewShotSettings(learn_rate=0), "learn_rate must be > 0"),
+    ],
+)
+def test_settings_out_of_range(settings, message):
+    with pytest.raises(ValueError, match=message):
+        settings.check()
