@@ -40,13 +40,14 @@ def _bad_inputs(tmp_path):
         "segment": ([str(folder / "absent.txt")], "absent.txt"),
         "teacher-corpus": ([absent, f"{out}.spacy", absent], "absent not found"),
         "to-tokenizer": ([absent, out], "absent"),
+        "train": ([absent, "--output", out], "absent does not exist"),
     }
 
 
 COMMANDS = [
     "adapt", "add-criterion", "average-weights", "configure", "convert", "convert-ner", "convert-sentiment", "evaluate", "export-onnx", "fetch",
     "half-precision", "join-corpora", "model-meta", "ngram-vectors", "prepare", "report", "score", "segment",
-    "teacher-corpus", "to-tokenizer",
+    "teacher-corpus", "to-tokenizer", "train",
 ]
 
 
