@@ -22,7 +22,8 @@ def _longer_batch(criteria: int = 1):
     lengths = [MAX_LENGTH, 3, 17, 1, 26, 9]
     return [
         numpy.stack(
-            [rng.integers(4, 20, n), rng.integers(4, 12, n), rng.integers(4, 12, n), numpy.full(n, i % criteria)], axis=1
+            [rng.integers(4, 20, n), rng.integers(4, 12, n), rng.integers(4, 12, n), numpy.full(n, i % criteria)],
+            axis=1,
         ).astype("int64")
         for i, n in enumerate(lengths)
     ]
@@ -30,7 +31,15 @@ def _longer_batch(criteria: int = 1):
 
 def _bmes(decoder: str):
     model = build_bmes_tagger(
-        unigram_width=8, bigram_width=4, width=16, depth=2, n_heads=2, ff_width=32, dropout=0.0, window=2, decoder=decoder
+        unigram_width=8,
+        bigram_width=4,
+        width=16,
+        depth=2,
+        n_heads=2,
+        ff_width=32,
+        dropout=0.0,
+        window=2,
+        decoder=decoder,
     )
     model.set_dim("nV", 20)
     model.set_dim("nB", 12)
