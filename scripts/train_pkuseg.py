@@ -38,7 +38,7 @@ from spacy_cws.corpora.formats import read_segmented
 
 # The benchmark's memory measure, from the benchmark's folder (tooling, not the package).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from memory import peak_rss_mb  # noqa: E402
+from memory import peak_rss_mb
 
 app = typer.Typer(add_completion=False, no_args_is_help=True)
 

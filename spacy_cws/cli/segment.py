@@ -55,7 +55,7 @@ def load_pipeline(model: str) -> Language:
     except DamagedPipelineError as err:  # names the file and how to get a good copy
         fail(str(err))
     # Loading runs the package's code and config: any failure means "no usable model".
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:
         fail(
             f"Cannot load the pipeline '{model}': {err}\n"
             "Pass --model with the name of an installed pipeline package or the path of a "
@@ -323,7 +323,7 @@ def ray_lines(
         yield from tqdm(lines, unit=" lines", desc="segment", disable=not show_progress)
     except ImportError as err:
         fail(str(err))
-    except Exception as err:  # noqa: BLE001 - Ray wraps a worker's error; ours is its cause
+    except Exception as err:  # Ray wraps a worker's error; ours is its cause
         cause = getattr(err, "cause", None)
         if isinstance(cause, InputError):
             raise cause from None

@@ -17,7 +17,7 @@ from torch import nn
 from ..features.symbol_specials import PAD
 from .pytorch_biaffine import N_GAP_CLASSES, GapScoringHead
 from .pytorch_gaussian_attention import DirectionalEncoder, direction_mask, gaussian_weights
-from .architecture_settings import validate_settings  # noqa: F401  (checked without torch)
+from .architecture_settings import validate_settings  # checked without torch
 from .lookup_table import LookupTable
 from .pytorch_input_features import LexiconAndTrigramInput
 

@@ -14,7 +14,7 @@ from .error_analysis import ERROR_KINDS, SystemAnalysis
 import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
-from matplotlib import pyplot  # noqa: E402
+from matplotlib import pyplot
 
 DPI = 80
 FIGURE_SIZE = (7, 3.6)  # inches

@@ -5,13 +5,13 @@ import pytest
 pytest.importorskip("onnxruntime")
 pytest.importorskip("onnx")
 
-from spacy_cws.backends.onnx_export import export_graph  # noqa: E402
-from spacy_cws.backends.onnx_network import OnnxNetwork  # noqa: E402
-from spacy_cws.backends.torch_network import TorchNetwork  # noqa: E402
-from spacy_cws.nets.bmes_tagger import build_bmes_tagger  # noqa: E402
+from spacy_cws.backends.onnx_export import export_graph
+from spacy_cws.backends.onnx_network import OnnxNetwork
+from spacy_cws.backends.torch_network import TorchNetwork
+from spacy_cws.nets.bmes_tagger import build_bmes_tagger
 
-from ..nets.test_gd_transformer import ABLATIONS, SETTINGS, _initialized  # noqa: E402
-from ..nets.test_inference_module import _batch, _with_random_weights  # noqa: E402
+from ..nets.test_gd_transformer import ABLATIONS, SETTINGS, _initialized
+from ..nets.test_inference_module import _batch, _with_random_weights
 
 MAX_LENGTH = 40
 
