@@ -37,7 +37,9 @@ with tempfile.TemporaryDirectory() as folder:
     source.write_text("".join(text + "\n" for text in texts), encoding="utf-8")
     for name in ("zh_cws_gd_sm", "zh_cws_gd"):
         output = Path(folder) / f"{name}.txt"
-        subprocess.run([sys.executable, "-m", "spacy_cws", "segment", str(source), "-o", str(output), "--model", name], check=True)
+        subprocess.run(
+            [sys.executable, "-m", "spacy_cws", "segment", str(source), "-o", str(output), "--model", name], check=True
+        )
         words = output.read_text(encoding="utf-8").splitlines()
         assert ["".join(line.split()) for line in words] == texts, f"segment with {name} lost text"
         print(f"segment --model {name}: {len(words):,} lines")

@@ -40,23 +40,46 @@ def _named_paths(values: List[str], option: str) -> List[Tuple[str, str]]:
 
 def main(
     output_dir: Path = typer.Argument(..., help="Folder for results.jsonl, table.md, system outputs and logs."),
-    assets: Path = typer.Option(Path("assets"), "--assets", help="Corpus folder in the catalog layout (e.g. ../shared/data)."),
-    pipeline: List[str] = typer.Option([], "--pipeline", help="NAME=PATH of a spacy-cws pipeline (nlp.pipe); repeatable."),
-    segment: List[str] = typer.Option([], "--segment", help="NAME=PATH of a spacy-cws pipeline run as `segment` runs it; repeatable."),
+    assets: Path = typer.Option(
+        Path("assets"), "--assets", help="Corpus folder in the catalog layout (e.g. ../shared/data)."
+    ),
+    pipeline: List[str] = typer.Option(
+        [], "--pipeline", help="NAME=PATH of a spacy-cws pipeline (nlp.pipe); repeatable."
+    ),
+    segment: List[str] = typer.Option(
+        [], "--segment", help="NAME=PATH of a spacy-cws pipeline run as `segment` runs it; repeatable."
+    ),
     baseline: List[str] = typer.Option(
-        [], "--baseline", help="NAME=PATH of a spacy-cws pipeline run by nlp.pipe in this python, not --python's (e.g. an earlier release on torch); repeatable."
+        [],
+        "--baseline",
+        help="NAME=PATH of a spacy-cws pipeline run by nlp.pipe in this python, not --python's "
+        "(e.g. an earlier release on torch); repeatable.",
     ),
     python: Optional[str] = typer.Option(
-        None, "--python", help="The python of every worker, e.g. a venv without torch with the peers installed (default: this one)."
+        None,
+        "--python",
+        help="The python of every worker, e.g. a venv without torch with the peers installed (default: this one).",
     ),
-    pkuseg_trained: List[str] = typer.Option([], "--pkuseg-trained", help="NAME=PATH of a retrained pkuseg model; repeatable."),
-    pkuseg_mixed: Path = typer.Option(Path("assets/pkuseg_mixed"), "--pkuseg-mixed", help="Folder of pkuseg's pretrained mixed model."),
-    peers: str = typer.Option(",".join(DEFAULT_PEERS + ("pkuseg-mixed",)), "--peers", help="Comma-separated built-in peers."),
+    pkuseg_trained: List[str] = typer.Option(
+        [], "--pkuseg-trained", help="NAME=PATH of a retrained pkuseg model; repeatable."
+    ),
+    pkuseg_mixed: Path = typer.Option(
+        Path("assets/pkuseg_mixed"), "--pkuseg-mixed", help="Folder of pkuseg's pretrained mixed model."
+    ),
+    peers: str = typer.Option(
+        ",".join(DEFAULT_PEERS + ("pkuseg-mixed",)), "--peers", help="Comma-separated built-in peers."
+    ),
     test_sets: str = typer.Option(",".join(TEST_SETS), "--test-sets", help="Comma-separated catalog names."),
-    max_lines: Optional[int] = typer.Option(None, "--max-lines", help="Only the first N lines of each test set (smoke runs)."),
+    max_lines: Optional[int] = typer.Option(
+        None, "--max-lines", help="Only the first N lines of each test set (smoke runs)."
+    ),
     repeats: int = typer.Option(1, "--repeats", help="Timed runs per test set; the best is kept."),
     rounds: int = typer.Option(
-        1, "--rounds", min=1, help="Times every peer runs, all peers in turn; each peer's fastest round is kept (fairer ratios on a busy host)."
+        1,
+        "--rounds",
+        min=1,
+        help="Times every peer runs, all peers in turn; each peer's fastest round is kept "
+        "(fairer ratios on a busy host).",
     ),
     threads: int = typer.Option(1, "--threads", help="Threads for torch/OMP/MKL in every worker."),
 ):
@@ -65,7 +88,10 @@ def main(
         if name not in PEERS or name in ("pipeline", "pkuseg-trained"):
             raise typer.BadParameter(f"unknown built-in peer {name!r}", param_hint="--peers")
         specs.append(PeerSpec(name, name, str(pkuseg_mixed) if name == "pkuseg-mixed" else None, python))
-    specs += [PeerSpec(name, "pkuseg-trained", path, python) for name, path in _named_paths(pkuseg_trained, "--pkuseg-trained")]
+    specs += [
+        PeerSpec(name, "pkuseg-trained", path, python)
+        for name, path in _named_paths(pkuseg_trained, "--pkuseg-trained")
+    ]
     specs += [PeerSpec(name, "pipeline", path, python) for name, path in _named_paths(pipeline, "--pipeline")]
     specs += [PeerSpec(name, "segment", path, python) for name, path in _named_paths(segment, "--segment")]
     specs += [PeerSpec(name, "pipeline", path) for name, path in _named_paths(baseline, "--baseline")]

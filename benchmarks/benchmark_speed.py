@@ -55,12 +55,17 @@ def main(
     pipeline: str = typer.Argument(..., help="Pipeline name or path."),
     text_file: Path = typer.Argument(..., help="One sentence per line (spaces are removed), or a .spacy DocBin."),
     batch_size: List[int] = typer.Option([256], "--batch-size", help="nlp.pipe batch sizes to time."),
-    long_document_chars: int = typer.Option(0, "--long-document", help="Also time one document of this many characters (0: no)."),
+    long_document_chars: int = typer.Option(
+        0, "--long-document", help="Also time one document of this many characters (0: no)."
+    ),
     repeats: int = typer.Option(3, "--repeats", help="Timed runs per measurement; the best is reported."),
-    tokenizer_pipe: bool = typer.Option(False, "--tokenizer-pipe", help="Time nlp.tokenizer.pipe instead (SegmenterTokenizer pipelines)."),
+    tokenizer_pipe: bool = typer.Option(
+        False, "--tokenizer-pipe", help="Time nlp.tokenizer.pipe instead (SegmenterTokenizer pipelines)."
+    ),
     output: Optional[Path] = typer.Option(None, "--output", help="Also write the JSON lines here."),
     precision: Optional[str] = typer.Option(
-        None, "--precision",
+        None,
+        "--precision",
         help="Precision of the segmenters' torch inference copy (float32, bfloat16, auto); default float32.",
     ),
     threads: Optional[int] = typer.Option(None, "--threads", help="torch threads; default: torch's."),
@@ -96,12 +101,22 @@ def main(
     for size in filter(None, batch_size):
         seconds = best_seconds(lambda: list(run(texts, batch_size=size)), repeats)
         call = "nlp.tokenizer.pipe" if tokenizer_pipe else "nlp.pipe"
-        records.append({**common, "call": call, "batch_size": size, "characters": characters, "seconds": round(seconds, 3)})
+        records.append(
+            {**common, "call": call, "batch_size": size, "characters": characters, "seconds": round(seconds, 3)}
+        )
     if long_document_chars:
         document = long_document(texts, long_document_chars)
         call = nlp.tokenizer if tokenizer_pipe else nlp
         seconds = best_seconds(lambda: call(document), repeats)
-        records.append({**common, "call": "one document", "batch_size": 1, "characters": len(document), "seconds": round(seconds, 3)})
+        records.append(
+            {
+                **common,
+                "call": "one document",
+                "batch_size": 1,
+                "characters": len(document),
+                "seconds": round(seconds, 3),
+            }
+        )
     for record in records:
         record["chars_per_second"] = round(record["characters"] / record["seconds"])
         record["peak_rss_mb"] = round(peak_rss_mb() or 0, 1) or None

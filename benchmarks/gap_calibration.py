@@ -38,7 +38,15 @@ def reliability(probs: numpy.ndarray, gold: numpy.ndarray, bins: int) -> List[tu
     for b in range(bins):
         chosen = which == b
         n = int(chosen.sum())
-        rows.append((edges[b], edges[b + 1], n, float(probs[chosen].mean()) if n else float("nan"), float(gold[chosen].mean()) if n else float("nan")))
+        rows.append(
+            (
+                edges[b],
+                edges[b + 1],
+                n,
+                float(probs[chosen].mean()) if n else float("nan"),
+                float(gold[chosen].mean()) if n else float("nan"),
+            )
+        )
     return rows
 
 
@@ -58,7 +66,11 @@ def main(corpus: Path, pipelines: List[str], bins: int = typer.Option(10, "--bin
         print("| predicted | gaps | mean predicted | observed boundary frequency |")
         print("| --- | ---: | ---: | ---: |")
         for low, high, n, pred, obs in rows:
-            print(f"| {low:.1f}-{high:.1f} | {n:,} | {pred:.3f} | {obs:.3f} |" if n else f"| {low:.1f}-{high:.1f} | 0 | - | - |")
+            print(
+                f"| {low:.1f}-{high:.1f} | {n:,} | {pred:.3f} | {obs:.3f} |"
+                if n
+                else f"| {low:.1f}-{high:.1f} | 0 | - | - |"
+            )
 
 
 if __name__ == "__main__":

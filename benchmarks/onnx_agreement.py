@@ -1,7 +1,8 @@
 """Do ONNX Runtime and torch give the same words? A pipeline's network run by
 both backends over a prepared corpus's test input, in one run, one thread each.
 
-    python benchmarks/onnx_agreement.py PIPELINE CORPUS_DIR [--threads 1] [--output-dir DIR] [--tables int8|int4|float16] [--matmuls float32|int8]
+    python benchmarks/onnx_agreement.py PIPELINE CORPUS_DIR [--threads 1] [--output-dir DIR] \\
+        [--tables int8|int4|float16] [--matmuls float32|int8]
 
 The pipeline's ONNX graph is exported first where it holds none, or with
 --tables (``Segmenter.export_onnx``; with int8 or int4 tables torch then
@@ -38,14 +39,26 @@ BACKENDS = ("torch", "onnxruntime")
 
 def main(
     pipeline: str = typer.Argument(..., help="Installed package or folder of a gd_segmenter pipeline"),
-    corpus_dir: Path = typer.Argument(..., help="A prepared corpus folder (test_input.utf8, test_gold.utf8, train_words.txt)"),
+    corpus_dir: Path = typer.Argument(
+        ..., help="A prepared corpus folder (test_input.utf8, test_gold.utf8, train_words.txt)"
+    ),
     threads: int = typer.Option(1, help="Threads of each backend (torch.set_num_threads, inference_threads)"),
     output_dir: Path = typer.Option(Path("onnx_agreement"), help="Where each backend's system output is written"),
-    tables: str = typer.Option("", help="Export the graph again with int8, int4 or float16 n-gram tables (default: the pipeline's graph)"),
-    matmuls: str = typer.Option("", help="Export the graph again with float32 or int8 products by weights (default: the pipeline's graph; for int8-static, run export-onnx --calibration first and pass its folder)"),
+    tables: str = typer.Option(
+        "", help="Export the graph again with int8, int4 or float16 n-gram tables (default: the pipeline's graph)"
+    ),
+    matmuls: str = typer.Option(
+        "",
+        help="Export the graph again with float32 or int8 products by weights (default: the pipeline's graph; "
+        "for int8-static, run export-onnx --calibration first and pass its folder)",
+    ),
 ):
     if matmuls == "int8-static":
-        raise typer.BadParameter("int8-static needs calibration text: run export-onnx --matmuls int8-static --calibration FILE and pass its folder", param_hint="--matmuls")
+        raise typer.BadParameter(
+            "int8-static needs calibration text: "
+            "run export-onnx --matmuls int8-static --calibration FILE and pass its folder",
+            param_hint="--matmuls",
+        )
     torch.set_num_threads(threads)
     overrides = {"inference_backend": "torch", "inference_threads": threads}
     nlp = spacy.load(pipeline, config={"components": {"gd_segmenter": overrides}})
@@ -75,9 +88,11 @@ def main(
         rows.append((backend, n_chars / seconds, f1))
     differing = sum(a != b for a, b in zip(words["torch"], words["onnxruntime"]))
     out = [
-        f"`{pipeline}` on {corpus_dir / TEST_INPUT}: {len(lines):,} lines, {n_chars:,} characters, {threads} thread(s), "
-        f"nlp.pipe(batch_size={BATCH_SIZE}); graph exported in {exported:.1f} s ({tables} tables, {matmuls} products)"
-        if exported else f"`{pipeline}` on {corpus_dir / TEST_INPUT}: {len(lines):,} lines, {threads} thread(s)",
+        f"`{pipeline}` on {corpus_dir / TEST_INPUT}: {len(lines):,} lines, {n_chars:,} characters, "
+        f"{threads} thread(s), nlp.pipe(batch_size={BATCH_SIZE}); "
+        f"graph exported in {exported:.1f} s ({tables} tables, {matmuls} products)"
+        if exported
+        else f"`{pipeline}` on {corpus_dir / TEST_INPUT}: {len(lines):,} lines, {threads} thread(s)",
         "",
         "| backend | chars/s | x torch float32 | F1 | lines whose words differ from torch float32 |",
         "|---|---:|---:|---:|---:|",

@@ -330,7 +330,9 @@ def markdown_table(records: Sequence[dict], test_sets: Sequence[TestSet]) -> str
         first = next(iter(by_set.values()))
         speed = by_set.get(speed_set, {}).get("chars_per_second")
         row = [peer]
-        row += [f"{_percent(by_set[n]['f1'])} / {_percent(by_set[n]['oov_recall'])}" if n in by_set else "--" for n in names]
+        row += [
+            f"{_percent(by_set[n]['f1'])} / {_percent(by_set[n]['oov_recall'])}" if n in by_set else "--" for n in names
+        ]
         row += [
             "--" if speed is None else f"{speed:,.0f}",
             f"{first['load_seconds']:.1f}",
@@ -350,7 +352,8 @@ def markdown_table(records: Sequence[dict], test_sets: Sequence[TestSet]) -> str
         rounds = first.get("rounds", 1)
         in_rounds = f" in each of {rounds} rounds (every peer in turn, the fastest round kept)" if rounds > 1 else ""
         lines.append(
-            f"- Speed: characters per second of segmentation after loading, best of {first['repeats']} runs{in_rounds}; "
+            f"- Speed: characters per second of segmentation after loading, "
+            f"best of {first['repeats']} runs{in_rounds}; "
             f"each peer in its own process with {first['threads']} thread(s) (torch: {first['torch_threads']}), "
             f"{first['cpu_count']} CPUs. Load: the peer's loader, after the worker's imports; a spacy-cws "
             f"pipeline's includes its first text (the network is built on first use). RSS includes the "

@@ -82,19 +82,28 @@ def with_without(
     train: bool = typer.Option(False, "--train", help="Train and evaluate the runs whose metrics are missing."),
     output: Optional[Path] = typer.Option(None, "--output", help="Also write the table here."),
     sources: Optional[str] = typer.Option(None, "--sources", help="Replace WITH's sources, e.g. jieba+thulac+pkuseg."),
-    pkuseg_model: Optional[str] = typer.Option(None, "--pkuseg-model", help="Local spacy-pkuseg model folder, for --sources with pkuseg."),
-    without_name: Optional[str] = typer.Option(None, "--without-name", help="Run group of the WITHOUT runs (default: --name), to share them between tables."),
+    pkuseg_model: Optional[str] = typer.Option(
+        None, "--pkuseg-model", help="Local spacy-pkuseg model folder, for --sources with pkuseg."
+    ),
+    without_name: Optional[str] = typer.Option(
+        None, "--without-name", help="Run group of the WITHOUT runs (default: --name), to share them between tables."
+    ),
 ):
     """WITH and WITHOUT over the same seeds: test metric per seed, the
     difference, and the mean ± sd of each column."""
     seeds = [int(seed) for seed in seeds.split(",")]
-    with_extra = [] if sources is None else ["--components.mwa_enricher.sources", json.dumps(source_set(sources, pkuseg_model))]
+    with_extra = (
+        [] if sources is None else ["--components.mwa_enricher.sources", json.dumps(source_set(sources, pkuseg_model))]
+    )
     for seed in seeds:
         ensure_run(with_config, seed, name, f"{with_config}-s{seed}", corpus, train, [*with_extra, *ctx.args])
         ensure_run(without_config, seed, without_name or name, f"{without_config}-s{seed}", corpus, train, ctx.args)
     rows, gains, withs, withouts = [], [], [], []
     for seed in seeds:
-        scores = [score(name, f"{with_config}-s{seed}", metric), score(without_name or name, f"{without_config}-s{seed}", metric)]
+        scores = [
+            score(name, f"{with_config}-s{seed}", metric),
+            score(without_name or name, f"{without_config}-s{seed}", metric),
+        ]
         withs.append(scores[0])
         withouts.append(scores[1])
         gains.append(scores[0] - scores[1])
@@ -142,13 +151,20 @@ def sources(
     ctx: typer.Context,
     corpus: Path = typer.Argument(..., help="Folder with train.spacy, dev.spacy, test.spacy."),
     name: str = typer.Option(..., "--name", help="Run group: training/NAME and metrics/NAME."),
-    pkuseg_model: str = typer.Option(..., "--pkuseg-model", help="Local spacy-pkuseg model folder (e.g. assets/pkuseg_mixed)."),
+    pkuseg_model: str = typer.Option(
+        ..., "--pkuseg-model", help="Local spacy-pkuseg model folder (e.g. assets/pkuseg_mixed)."
+    ),
     config: str = typer.Option("mwa_ner", "--config"),
     seed: int = typer.Option(0, "--seed"),
     metric: str = typer.Option("ents_f", "--metric"),
     train: bool = typer.Option(False, "--train", help="Train and evaluate the runs whose metrics are missing."),
     output: Optional[Path] = typer.Option(None, "--output", help="Also write the table here."),
-    pair_name: Optional[str] = typer.Option(None, "--pair-name", help="Also show (and with --train make) the runs of this seed without words and with the config's own sources, in this run group (e.g. resume)."),
+    pair_name: Optional[str] = typer.Option(
+        None,
+        "--pair-name",
+        help="Also show (and with --train make) the runs of this seed without words and with the config's own sources, "
+        "in this run group (e.g. resume).",
+    ),
     without: str = typer.Option("char_ner", "--without", help="With --pair-name: the config without word information."),
 ):
     """CONFIG with each segmentation source alone and with all fused (same seed):
@@ -167,7 +183,9 @@ def sources(
     for label in ABLATION:
         run = f"{config}-{label}-s{seed}"
         chosen = source_set(label, pkuseg_model)
-        ensure_run(config, seed, name, run, corpus, train, ["--components.mwa_enricher.sources", json.dumps(chosen), *ctx.args])
+        ensure_run(
+            config, seed, name, run, corpus, train, ["--components.mwa_enricher.sources", json.dumps(chosen), *ctx.args]
+        )
         rows.append(f"| {label} | {score(name, run, metric):.2f} |")
     write_table([f"| sources | {metric} |", "|---|---|", *rows], output)
 

@@ -38,7 +38,7 @@ from spacy_cws.corpora.formats import read_segmented
 
 # The benchmark's memory measure, from the benchmark's folder (tooling, not the package).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from memory import peak_rss_mb  # noqa: E402
+from memory import peak_rss_mb
 
 app = typer.Typer(add_completion=False, no_args_is_help=True)
 
@@ -87,7 +87,9 @@ def train(
     assets: Path = typer.Argument(..., help="Corpus folder in the catalog layout (e.g. ../shared/data)."),
     output_dir: Path = typer.Argument(..., help="Model folder to write, e.g. training/pkuseg-ctb6."),
     train_iter: int = typer.Option(20, "--train-iter", help="Training iterations (pkuseg's default: 20)."),
-    max_sentences: Optional[int] = typer.Option(None, "--max-sentences", help="Only the first N train and dev sentences (smoke runs)."),
+    max_sentences: Optional[int] = typer.Option(
+        None, "--max-sentences", help="Only the first N train and dev sentences (smoke runs)."
+    ),
 ):
     """Retrain pkuseg on CORPUS's training file and save the model in OUTPUT_DIR."""
     import spacy_pkuseg

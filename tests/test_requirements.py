@@ -33,5 +33,7 @@ def test_constraints_file_pins_what_ci_installs():
     assert len(installs) == 2  # a user's (in a venv without torch), then the developer's
     for install in installs:
         assert "-c constraints.txt" in install
-        command = re.sub(r'^"\$user_venv/bin/python" -m ', "", install).replace("python -m ", "").replace(" -q", "").strip()
+        command = (
+            re.sub(r'^"\$user_venv/bin/python" -m ', "", install).replace("python -m ", "").replace(" -q", "").strip()
+        )
         assert command in readme.replace("python -m ", "")

@@ -61,5 +61,7 @@ def chosen_backend(setting: str, has_graph: bool, component: str = "gd_segmenter
             f"nlp.get_pipe(\"{component}\").export_onnx() and save the pipeline, or set inference_backend = \"auto\""
         )
     if not onnxruntime_installed():
-        raise ImportError(f"'{component}' has inference_backend = \"onnxruntime\": install it with {ONNXRUNTIME_INSTALL}")
+        raise ImportError(
+            f"'{component}' has inference_backend = \"onnxruntime\": install it with {ONNXRUNTIME_INSTALL}"
+        )
     return ONNXRUNTIME

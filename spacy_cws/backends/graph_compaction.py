@@ -53,7 +53,9 @@ def import_onnx():
     try:
         import onnx
     except ImportError as err:
-        raise ImportError('Compacting a segmenter\'s ONNX graph needs the onnx package: pip install "spacy-cws[export]"') from err
+        raise ImportError(
+            'Compacting a segmenter\'s ONNX graph needs the onnx package: pip install "spacy-cws[export]"'
+        ) from err
     return onnx
 
 
@@ -163,7 +165,10 @@ def compact_graph(graph: bytes, quantized_tables: Collection[str] = (), bits: in
             and array.size >= MIN_QUANTIZED_VALUES
             and array.dtype in (numpy.float16, numpy.float32)
             and consumers
-            and all(node.op_type == "Gather" and node.input[0] == initializer.name and _axis(node) == 0 for node in consumers)
+            and all(
+                node.op_type == "Gather" and node.input[0] == initializer.name and _axis(node) == 0
+                for node in consumers
+            )
         )
         if is_table:
             if bits == 4 and array.shape[1] % BLOCK == 0:
@@ -181,7 +186,9 @@ def compact_graph(graph: bytes, quantized_tables: Collection[str] = (), bits: in
                 replaced_outputs.add(node.output[0])
         elif array.dtype == numpy.float32 and array.size >= MIN_HALVED_VALUES and _half_exact(array):
             kept.append(numpy_helper.from_array(array.astype(numpy.float16), initializer.name + HALF_SUFFIX))
-            new_nodes.append((None, [helper.make_node("Cast", [initializer.name + HALF_SUFFIX], [initializer.name], to=onnx.TensorProto.FLOAT)]))
+            new_nodes.append((None, [helper.make_node(
+                "Cast", [initializer.name + HALF_SUFFIX], [initializer.name], to=onnx.TensorProto.FLOAT
+            )]))
         else:
             kept.append(initializer)
     order = [cast for node, casts in new_nodes if node is None for cast in casts]

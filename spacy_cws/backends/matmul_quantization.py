@@ -80,7 +80,9 @@ def unstacked_matmuls(model) -> int:
             graph.initializer.append(numpy_helper.from_array(stacked[e], f"{weight.name}/{e}"))
             rows, product = f"{prefix}/rows_{e}", f"{prefix}/product_{e}"
             nodes.append(helper.make_node("Squeeze", [part, axis], [rows]))
-            nodes.append(helper.make_node("MatMul", [rows, f"{weight.name}/{e}"], [product], name=f"{prefix}/MatMul_{e}"))
+            nodes.append(
+                helper.make_node("MatMul", [rows, f"{weight.name}/{e}"], [product], name=f"{prefix}/MatMul_{e}")
+            )
             if bias is not None:
                 graph.initializer.append(numpy_helper.from_array(bias[e], f"{prefix}/bias_{e}"))
                 nodes.append(helper.make_node("Add", [product, f"{prefix}/bias_{e}"], [product + "/biased"]))
@@ -102,8 +104,9 @@ def unstacked_matmuls(model) -> int:
 def int8_matmuls(graph: bytes) -> bytes:
     """``graph`` (a serialized float32 ONNX model) with its weight products
     in dynamic int8, per output column (stacked weights split first), its
-    metadata saying so (graph_metadata.graph_products). Run it before ``compact_graph``, whose float16 storage would hide the
-    weights behind Cast nodes.
+    metadata saying so (graph_metadata.graph_products). Run it before
+    ``compact_graph``, whose float16 storage would hide the weights behind Cast
+    nodes.
 
     RAISES ImportError: without the onnx package, naming the extra.
     """

@@ -8,7 +8,8 @@ attention tables are built for the longest padded length first, so the
 graph slices them for any shorter one; the graph takes sequences up to the
 max_length it was exported for). A BMES tagger goes through the
 torch.export-based exporter (needs onnxscript): traced by TorchScript,
-nn.MultiheadAttention keeps the example's length as a constant. A BMES tagger's CRF scores and the labels ride in the graph's metadata
+nn.MultiheadAttention keeps the example's length as a constant. A BMES
+tagger's CRF scores and the labels ride in the graph's metadata
 (graph_metadata.py), so ONNX Runtime alone decodes the scores.
 """
 import io
@@ -48,7 +49,9 @@ def export_graph(model: Model, example: List[numpy.ndarray], max_length: int) ->
     try:
         import onnx
     except ImportError as err:
-        raise ImportError('Exporting a segmenter to ONNX needs the onnx package: pip install "spacy-cws[export]"') from err
+        raise ImportError(
+            'Exporting a segmenter to ONNX needs the onnx package: pip install "spacy-cws[export]"'
+        ) from err
     if not example:
         raise ValueError("export_graph needs example features of at least one sequence")
     labels = model.attrs.get("labels", "gaps")

@@ -239,7 +239,9 @@ def _encoders_kept_apart(model) -> None:
         for e, (product, quantizer) in enumerate(zip(products, quantizers)):
             b_scale = numpy_helper.to_array(weights[product.input[3]])
             columns = b_scale.shape[-1]
-            factor_e = numpy.broadcast_to(factor.reshape(-1, columns) if factor.size > 1 else factor, (len(products), columns))[e]
+            factor_e = numpy.broadcast_to(
+                factor.reshape(-1, columns) if factor.size > 1 else factor, (len(products), columns)
+            )[e]
             bias_e = numpy.broadcast_to(bias.reshape(-1, columns), (len(products), columns))[e]
             scale_name, bias_name = f"{product.name}/b_scale_scaled", f"{product.name}/bias"
             graph.initializer.append(numpy_helper.from_array((b_scale * factor_e).astype(numpy.float32), scale_name))

@@ -1,4 +1,6 @@
-"""``python -m spacy_cws add-criterion PIPELINE OUTPUT NAME``: ready a multi-criteria pipeline to learn a new criterion."""
+"""``python -m spacy_cws add-criterion PIPELINE OUTPUT NAME``: ready a
+multi-criteria pipeline to learn a new criterion."""
+
 from pathlib import Path
 
 import spacy

@@ -12,8 +12,12 @@ from .errors import fail
 
 @app.command("average-weights")
 def average_weights_cli(
-    pipeline: str = typer.Argument(..., help="The trained pipeline whose checkpoints these are (e.g. training/X/model-last)."),
-    checkpoints: Path = typer.Argument(..., help="Folder of step-NNNNNN.pt files written by the spacy-cws.save_weights.v1 callback."),
+    pipeline: str = typer.Argument(
+        ..., help="The trained pipeline whose checkpoints these are (e.g. training/X/model-last)."
+    ),
+    checkpoints: Path = typer.Argument(
+        ..., help="Folder of step-NNNNNN.pt files written by the spacy-cws.save_weights.v1 callback."
+    ),
     output: Path = typer.Argument(..., help="Folder for the pipeline with the averaged weights."),
     last: int = typer.Option(0, "--last", help="Average only the last N checkpoints (0: all)."),
     first_step: int = typer.Option(0, "--from-step", help="Average only checkpoints from this step on."),

@@ -16,9 +16,14 @@ from .errors import fail
 def configure_cli(
     pipeline: str = typer.Argument(..., help="A trained segmentation pipeline (name or path)."),
     output: Path = typer.Argument(..., help="Folder for the reconfigured copy."),
-    criterion: Optional[str] = typer.Option(None, "--criterion", "-c", help="Default criterion (multi-criteria pipelines)."),
+    criterion: Optional[str] = typer.Option(
+        None, "--criterion", "-c", help="Default criterion (multi-criteria pipelines)."
+    ),
     opencc: Optional[str] = typer.Option(
-        None, "--opencc", help="OpenCC configuration for the model's view of the text, e.g. t2s for Traditional input; 'none' to switch it off."
+        None,
+        "--opencc",
+        help="OpenCC configuration for the model's view of the text, e.g. t2s for Traditional input; "
+        "'none' to switch it off.",
     ),
     component: str = typer.Option("gd_segmenter", "--component", help="The segmenter component's name."),
 ):

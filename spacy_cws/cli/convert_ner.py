@@ -14,9 +14,15 @@ from .errors import fail
 
 @app.command("convert-ner")
 def convert_ner_cli(
-    input_path: Path = typer.Argument(..., help="CHARACTER TAG per line, a blank line after each sentence (BIO, BIOES or BMES; .xz allowed)."),
+    input_path: Path = typer.Argument(
+        ..., help="CHARACTER TAG per line, a blank line after each sentence (BIO, BIOES or BMES; .xz allowed)."
+    ),
     output_path: Path = typer.Argument(..., help="DocBin (.spacy) to write."),
-    dev_output: Optional[Path] = typer.Option(None, "--dev-output", help="DocBin for the last --dev-size sentences (a dev set held out of a corpus that has none, e.g. MSRA NER)."),
+    dev_output: Optional[Path] = typer.Option(
+        None,
+        "--dev-output",
+        help="DocBin for the last --dev-size sentences (a dev set held out of a corpus that has none, e.g. MSRA NER).",
+    ),
     dev_size: int = typer.Option(0, "--dev-size", min=0, help="Sentences to hold out with --dev-output."),
 ):
     """Convert Resume NER / MSRA NER to a DocBin of character tokens.

@@ -17,7 +17,8 @@ from .errors import fail
 def evaluate_cli(
     model: str = typer.Argument(..., help="Pipeline name or path, e.g. training/ctb6/model-best."),
     corpus_dir: Path = typer.Argument(
-        ..., help="The prepared corpus folder (from prepare: test_input.utf8, test_gold.utf8, train_words.txt, test.spacy)."
+        ...,
+        help="The prepared corpus folder (from prepare: test_input.utf8, test_gold.utf8, train_words.txt, test.spacy).",
     ),
     output: Path = typer.Option(..., "--output", "-o", help="Metrics JSON to write."),
     system_output: Path = typer.Option(..., "--system-output", help="Segmented test output (SIGHAN format)."),

@@ -25,11 +25,15 @@ def export_onnx_cli(
         DEFAULT_TABLES, "--tables", help=f"How the graph stores the n-gram tables: {' or '.join(ONNX_TABLES)}."
     ),
     matmuls: str = typer.Option(
-        DEFAULT_MATMULS, "--matmuls",
+        DEFAULT_MATMULS,
+        "--matmuls",
         help=f"How the graph computes its products by weights: {' or '.join(ONNX_MATMULS)}.",
     ),
     calibration: Path = typer.Option(
-        None, "--calibration", help="Text whose activations set the ranges of --matmuls int8-static: UTF-8, a sentence a line, or a DocBin (.spacy, e.g. corpus/ctb6/dev.spacy); a few hundred sentences of your text."
+        None,
+        "--calibration",
+        help="Text whose activations set the ranges of --matmuls int8-static: UTF-8, a sentence a line, "
+        "or a DocBin (.spacy, e.g. corpus/ctb6/dev.spacy); a few hundred sentences of your text.",
     ),
     component: str = typer.Option("gd_segmenter", "--component", help="The segmenter to export."),
     force: bool = typer.Option(

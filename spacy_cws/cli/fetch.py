@@ -24,7 +24,9 @@ def fetch_cli(
         "and/or icwb2-data.zip; used before downloading.",
     ),
     check: bool = typer.Option(
-        True, "--verify/--no-verify", help="Check md5 sums and published word counts (skip only for your own corpus copies)."
+        True,
+        "--verify/--no-verify",
+        help="Check md5 sums and published word counts (skip only for your own corpus copies).",
     ),
 ):
     """Put a catalogued corpus's files under ASSETS: a local copy, else a download.

@@ -13,7 +13,9 @@ from .errors import fail
 @app.command("join-corpora")
 def join_corpora_cli(
     output: Path = typer.Argument(..., help="Folder to write OUTPUT/train/NAME.spacy and OUTPUT/dev/NAME.spacy into."),
-    corpus_dirs: List[Path] = typer.Argument(..., help="Prepared corpus folders (from prepare), e.g. corpus/ctb6 corpus/sxu."),
+    corpus_dirs: List[Path] = typer.Argument(
+        ..., help="Prepared corpus folders (from prepare), e.g. corpus/ctb6 corpus/sxu."
+    ),
 ):
     """Join prepared corpora's DocBins for multi-criteria training.
 

@@ -106,8 +106,9 @@ def build_meta(
                                 "license": "research use only, as each corpus's terms state"})
     if onnx_graph:
         meta["description"] += (
-            f" Runs on ONNX Runtime without torch: its network as an ONNX graph with {onnx_graph.get('onnx_tables', 'int8')}"
-            f" n-gram tables and {onnx_graph.get('onnx_matmuls', 'float32')} products by weights."
+            f" Runs on ONNX Runtime without torch: its network as an ONNX graph with"
+            f" {onnx_graph.get('onnx_tables', 'int8')} n-gram tables"
+            f" and {onnx_graph.get('onnx_matmuls', 'float32')} products by weights."
         )
     if speed_records:
         fields = ("call", "batch_size", "characters", "chars_per_second", "torch_threads", "peak_rss_mb_after_load")
@@ -143,11 +144,19 @@ def model_meta_cli(
     corpus: str = typer.Argument(..., help=f"The training corpus: {', '.join(CORPORA)}."),
     metrics: Path = typer.Argument(..., help="Metrics JSON written by evaluate."),
     output: Path = typer.Argument(..., help="meta.json fields to pass to spacy package --meta-path."),
-    speed: Optional[Path] = typer.Option(None, "--speed", help="JSON lines written by benchmarks/benchmark_speed.py --output."),
-    pipeline: Optional[Path] = typer.Option(None, "--pipeline", help="The pipeline folder, to name its lexicons and their terms."),
-    joint_corpus: List[str] = typer.Option([], "--joint-corpus", help="Another corpus the model was trained on jointly (multi-criteria); repeatable."),
+    speed: Optional[Path] = typer.Option(
+        None, "--speed", help="JSON lines written by benchmarks/benchmark_speed.py --output."
+    ),
+    pipeline: Optional[Path] = typer.Option(
+        None, "--pipeline", help="The pipeline folder, to name its lexicons and their terms."
+    ),
+    joint_corpus: List[str] = typer.Option(
+        [], "--joint-corpus", help="Another corpus the model was trained on jointly (multi-criteria); repeatable."
+    ),
     distilled_from: Optional[str] = typer.Option(
-        None, "--distilled-from", help="The installed teacher pipeline whose words on raw text the model also learned (teacher-corpus)."
+        None,
+        "--distilled-from",
+        help="The installed teacher pipeline whose words on raw text the model also learned (teacher-corpus).",
     ),
 ):
     """Write model card fields (training data, its terms, test scores) for spacy package."""
@@ -162,7 +171,9 @@ def model_meta_cli(
         require_file(cfg_path, "Segmenter cfg of the pipeline")
         segmenter_cfg = read_json_file(cfg_path, srsly.read_json)
         if (pipeline / "gd_segmenter" / "graph.onnx").is_file():
-            onnx_graph = {key: segmenter_cfg.get(key) for key in ("onnx_tables", "onnx_matmuls") if key in segmenter_cfg}
+            onnx_graph = {
+                key: segmenter_cfg.get(key) for key in ("onnx_tables", "onnx_matmuls") if key in segmenter_cfg
+            }
     lexicons = [channel["name"] for channel in segmenter_cfg.get("lexicons", [])]
     teacher = None
     if distilled_from:
@@ -172,7 +183,14 @@ def model_meta_cli(
         teacher = f"{distilled_from} {version}"
     try:
         meta = build_meta(
-            corpus, metrics_data, speed_records, lexicons, segmenter_cfg.get("ngram_vectors"), teacher, joint_corpus, onnx_graph
+            corpus,
+            metrics_data,
+            speed_records,
+            lexicons,
+            segmenter_cfg.get("ngram_vectors"),
+            teacher,
+            joint_corpus,
+            onnx_graph,
         )
     except KeyError as err:
         fail(f"Cannot build the model card: {err.args[0]}")
@@ -181,5 +199,6 @@ def model_meta_cli(
 
 
 def _in_precision(speed: dict) -> str:
-    """The card's note of the inference precision, e.g. ' (float32 inference)'; '' where evaluate's speed record names none."""
+    """The card's note of the inference precision, e.g. ' (float32 inference)';
+    '' where evaluate's speed record names none."""
     return f" ({speed['precision']} inference)" if speed.get("precision") else ""

@@ -20,7 +20,11 @@ from .convert import print_report
 def prepare_cli(
     corpus: str = typer.Argument(..., help=f"Corpus name: {', '.join(CORPORA)}."),
     assets: Path = typer.Argument(..., help="Folder holding the corpus files in the catalog layout (see fetch)."),
-    output_dir: Path = typer.Argument(..., help="Folder for train.spacy, dev.spacy, test.spacy, train_words.txt (and train_words_pos.txt for a word_POS corpus), test_input.utf8, test_gold.utf8."),
+    output_dir: Path = typer.Argument(
+        ...,
+        help="Folder for train.spacy, dev.spacy, test.spacy, train_words.txt "
+        "(and train_words_pos.txt for a word_POS corpus), test_input.utf8, test_gold.utf8.",
+    ),
     dev_fraction: float = typer.Option(
         0.1, "--dev-fraction", help="Share of training sentences held out as dev when the corpus has no dev file."
     ),
@@ -85,7 +89,9 @@ def print_training_text(text: TrainingText, output_dir: Path) -> None:
     if text.files.held_out_days:
         msg.info(f"Held out {text.held_out:,} training line(s) dated {', '.join(text.files.held_out_days)}")
     if text.files.sentences:
-        msg.info(f"Cut {text.lines - text.held_out:,} training line(s) into {text.sentences:,} sentence(s) at the full stops")
+        msg.info(
+            f"Cut {text.lines - text.held_out:,} training line(s) into {text.sentences:,} sentence(s) at the full stops"
+        )
     if text.split_words is not None:
         msg.info(f"Split {text.split_words:,} training word(s) that {text.files.train_words} lacks")
     overlap = text.overlap

@@ -14,7 +14,9 @@ REPORT_PAGE = "index.html"
 @app.command("report")
 def report_cli(
     gold_file: Path = typer.Argument(..., help="Gold segmentation: one sentence per line, words separated by spaces."),
-    system_files: List[Path] = typer.Argument(..., help="One or more system segmentations, line-aligned with GOLD_FILE."),
+    system_files: List[Path] = typer.Argument(
+        ..., help="One or more system segmentations, line-aligned with GOLD_FILE."
+    ),
     train_words: Path = typer.Option(
         ..., "--train-words", help="Training word list, one word per line (decides which gold words are OOV)."
     ),

@@ -55,7 +55,7 @@ def load_pipeline(model: str) -> Language:
     except DamagedPipelineError as err:  # names the file and how to get a good copy
         fail(str(err))
     # Loading runs the package's code and config: any failure means "no usable model".
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:
         fail(
             f"Cannot load the pipeline '{model}': {err}\n"
             "Pass --model with the name of an installed pipeline package or the path of a "
@@ -98,7 +98,9 @@ USER_DICT_OPTION = typer.Option(
 )
 
 USER_DICT_MODE_OPTION = typer.Option(
-    UserDictionaryMode.force, "--user-dict-mode", help="force: each dictionary word is one word; prefer: a lexicon hint."
+    UserDictionaryMode.force,
+    "--user-dict-mode",
+    help="force: each dictionary word is one word; prefer: a lexicon hint.",
 )
 
 
@@ -122,7 +124,11 @@ def segment_cli(
     user_dict: Optional[Path] = USER_DICT_OPTION,
     user_dict_mode: UserDictionaryMode = USER_DICT_MODE_OPTION,
     n_process: int = typer.Option(
-        1, "--n-process", "-n", min=1, help="Processes (local engine) or actors, each holding one pipeline (ray engine)."
+        1,
+        "--n-process",
+        "-n",
+        min=1,
+        help="Processes (local engine) or actors, each holding one pipeline (ray engine).",
     ),
     resume: bool = typer.Option(
         False, "--resume", help="Continue an interrupted run: keep the output's complete lines, segment the rest."
@@ -184,7 +190,10 @@ def segment_cli(
     if address is not None and engine != Engine.ray:
         fail("--address is a Ray cluster's: pass --engine ray with it.")
     if probs and (output_format != LineFormat.jsonl or engine != Engine.local or n_process > 1 or resume):
-        fail("--probs writes jsonl (--format jsonl) with the local engine in one process (--n-process 1), without --resume.")
+        fail(
+            "--probs writes jsonl (--format jsonl) with the local engine in one process (--n-process 1), "
+            "without --resume."
+        )
     nlp = prepare_pipeline(model, criterion, user_dict, user_dict_mode, max_line_chars)
     # A new output file gets the run's record; a resumed one keeps its own (checked), or has none.
     record = None if output is None else run_record(nlp, user_dict, user_dict_mode.value)
@@ -222,7 +231,14 @@ def segment_cli(
     except OutputError as err:
         if output is None:
             quiet_stdout()
-        fail(f"{err}" + ("" if output is None else " Its complete lines are kept: once it can be written, continue with --resume."))
+        fail(
+            f"{err}"
+            + (
+                ""
+                if output is None
+                else " Its complete lines are kept: once it can be written, continue with --resume."
+            )
+        )
     except BrokenProcessPool:
         fail(
             f"A worker process of --n-process {n_process} ended without finishing its batch (killed, "
@@ -307,7 +323,7 @@ def ray_lines(
         yield from tqdm(lines, unit=" lines", desc="segment", disable=not show_progress)
     except ImportError as err:
         fail(str(err))
-    except Exception as err:  # noqa: BLE001 - Ray wraps a worker's error; ours is its cause
+    except Exception as err:  # Ray wraps a worker's error; ours is its cause
         cause = getattr(err, "cause", None)
         if isinstance(cause, InputError):
             raise cause from None

@@ -39,7 +39,13 @@ def train_cli(
     from spacy.util import load_config
     from thinc.api import ConfigValidationError
 
-    from ..training.resumable_training import ResumeError, changed_settings, resume_folder, resume_training, train_resumably
+    from ..training.resumable_training import (
+        ResumeError,
+        changed_settings,
+        resume_folder,
+        resume_training,
+        train_resumably,
+    )
 
     overrides = parse_config_overrides(ctx.args)
     try:

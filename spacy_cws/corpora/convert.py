@@ -101,7 +101,9 @@ def convert_corpus(
     # word lists are small next to the DocBins built from them.
     sentences = list(read_segmented(input_path, fmt, stats))
     if not sentences:
-        raise ValueError(f"{input_path} holds no sentence ({stats.lines} line(s), none with a word): nothing to convert")
+        raise ValueError(
+            f"{input_path} holds no sentence ({stats.lines} line(s), none with a word): nothing to convert"
+        )
     if transform is not None:
         sentences = transform(sentences)
         if not sentences:

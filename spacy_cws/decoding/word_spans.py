@@ -7,7 +7,9 @@ from ..features.character_view import CharacterView, laid_end_to_end
 
 
 def decode_words(
-    views: Sequence[CharacterView], spans: Sequence[Sequence[Tuple[int, int]]], span_starts: Sequence[Sequence[numpy.ndarray]]
+    views: Sequence[CharacterView],
+    spans: Sequence[Sequence[Tuple[int, int]]],
+    span_starts: Sequence[Sequence[numpy.ndarray]],
 ) -> List[numpy.ndarray]:
     """Word character spans of texts from each sequence's predicted word starts.
 

@@ -30,7 +30,15 @@ import numpy
 from .grapheme_clusters import grapheme_clusters
 from .letter_runs import ALONE_KINDS, LATIN_SYMBOL, NUMBER_SYMBOL, RUN_SYMBOLS, find_runs
 
-__all__ = ["CharacterView", "LATIN_SYMBOL", "NUMBER_SYMBOL", "Normaliser", "code_points", "laid_end_to_end", "non_space_positions"]
+__all__ = [
+    "CharacterView",
+    "LATIN_SYMBOL",
+    "NUMBER_SYMBOL",
+    "Normaliser",
+    "code_points",
+    "laid_end_to_end",
+    "non_space_positions",
+]
 
 # U+3000 (ideographic space) -> space; U+FF01..U+FF5E -> U+0021..U+007E.
 _WIDTH_FOLDING = {0x3000: 0x20, **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}}

@@ -131,11 +131,15 @@ class KeyIndex:
                 numpy.multiply(hashes[:count], base, out=hashes[:count])
                 numpy.add(hashes[:count], code[:count], out=hashes[:count])
             order = numpy.lexsort((hashes, lengths[by_length]))
-            repeated = (lengths[by_length][order][1:] == lengths[by_length][order][:-1]) & (hashes[order][1:] == hashes[order][:-1])
+            repeated = (lengths[by_length][order][1:] == lengths[by_length][order][:-1]) & (
+                hashes[order][1:] == hashes[order][:-1]
+            )
             if not repeated.any():
                 break
         else:
-            raise ValueError("Lexicon keys of one length share a hash under every multiplier: report this, with the lexicon")
+            raise ValueError(
+                "Lexicon keys of one length share a hash under every multiplier: report this, with the lexicon"
+            )
         del positions, code
         self._base = base
         self._hashes = hashes[order]

@@ -51,7 +51,11 @@ def normalised_keys(words: Sequence[str], normaliser: Normaliser) -> List[str]:
     """Each word as the model sees it (its units' symbols, whitespace dropped),
     from one Normaliser pass per KEY_BLOCK words joined by newlines ("" for a
     word of whitespace only)."""
-    return [key for start in range(0, len(words), KEY_BLOCK) for key in _block_keys(words[start : start + KEY_BLOCK], normaliser)]
+    return [
+        key
+        for start in range(0, len(words), KEY_BLOCK)
+        for key in _block_keys(words[start : start + KEY_BLOCK], normaliser)
+    ]
 
 
 def _block_keys(words: Sequence[str], normaliser: Normaliser) -> List[str]:
@@ -117,7 +121,9 @@ class LexiconMatcher:
         for channel, words in enumerate(channels):
             word_list = list(words)
             keys = normalised_keys(word_list, normaliser)
-            word_rows = numpy.fromiter((rows.setdefault(key, len(rows)) for key in keys), dtype=numpy.int64, count=len(keys))
+            word_rows = numpy.fromiter(
+                (rows.setdefault(key, len(rows)) for key in keys), dtype=numpy.int64, count=len(keys)
+            )
             kept = numpy.fromiter((bool(key) for key in keys), dtype=bool, count=len(keys))
             del keys
             masks = numpy.fromiter((words[word] for word in word_list), dtype=numpy.int64, count=len(word_list))

@@ -42,7 +42,9 @@ def split_windows(windows: Sequence[Window], arrays: Sequence[ArrayXd]) -> List[
     return [arrays[i][start:end] for i, start, end in windows]
 
 
-def join_windows(ops: Ops, windows: Sequence[Window], pieces: Sequence[Floats2d], n_docs: int, width: int) -> List[Floats2d]:
+def join_windows(
+    ops: Ops, windows: Sequence[Window], pieces: Sequence[Floats2d], n_docs: int, width: int
+) -> List[Floats2d]:
     """Per doc the concatenation, in window order, of its windows' arrays.
 
     windows: each doc's consecutive windows (window_spans), in doc order.

@@ -199,7 +199,9 @@ def mwa_forward(model: Model, inputs: Tuple[List[Doc], List[Floats2d]], is_train
             windows.append((i, start, end))
             X.append((H[start:end], ids[:, start:end] - ids[:, start : start + 1]))
     if not windows:
-        return [model.ops.alloc2f(len(H), width) for H in chars], lambda dY: [model.ops.alloc2f(*H.shape) for H in chars]
+        return [model.ops.alloc2f(len(H), width) for H in chars], lambda dY: [
+            model.ops.alloc2f(*H.shape) for H in chars
+        ]
     Y_windows, backprop_windows = model.layers[0](X, is_train)
     outputs = join_windows(model.ops, windows, Y_windows, len(docs), width)
 

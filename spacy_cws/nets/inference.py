@@ -27,7 +27,7 @@ from .lookup_table import cast_keeping_stored_tables
 from .module_arguments import module_arguments
 from .module_weights import assign_weights
 from .pytorch_fused_gd import FusedGDTransformer
-from .precisions import AUTO_PRECISION, check_precision  # noqa: F401  (their home before)
+from .precisions import AUTO_PRECISION, check_precision  # also importable from here, their home before
 from .pytorch_gd_transformer import GDTransformer
 from .wrapped_module import torch_module
 

@@ -46,7 +46,9 @@ class LookupTable(nn.Embedding):
 
 def lookup_table_weights(module: nn.Module) -> set:
     """The state-dict names of the weights of ``module``'s LookupTables."""
-    return {f"{name}.weight" if name else "weight" for name, sub in module.named_modules() if isinstance(sub, LookupTable)}
+    return {
+        f"{name}.weight" if name else "weight" for name, sub in module.named_modules() if isinstance(sub, LookupTable)
+    }
 
 
 def cast_keeping_stored_tables(module: nn.Module, dtype: torch.dtype) -> nn.Module:
@@ -57,7 +59,11 @@ def cast_keeping_stored_tables(module: nn.Module, dtype: torch.dtype) -> nn.Modu
 
     RETURNS module.
     """
-    stored = [(table, table.weight) for table in module.modules() if isinstance(table, LookupTable) and table.weight.dtype == torch.float16]
+    stored = [
+        (table, table.weight)
+        for table in module.modules()
+        if isinstance(table, LookupTable) and table.weight.dtype == torch.float16
+    ]
     for table, _ in stored:
         del table.weight  # out of module.to's reach
     module.to(dtype)

@@ -105,7 +105,9 @@ def set_table_rows(model: Model, tables: Dict[str, numpy.ndarray]) -> None:
             for name in lookup_table_weights(module) & set(tables) if isinstance(module, nn.Module) else ():
                 table = module.get_submodule(name[: -len(".weight")]) if name != "weight" else module
                 if tuple(table.weight.shape) != tables[name].shape:
-                    raise ValueError(f"the rows of {name} are {tables[name].shape}, the table {tuple(table.weight.shape)}")
+                    raise ValueError(
+                        f"the rows of {name} are {tables[name].shape}, the table {tuple(table.weight.shape)}"
+                    )
                 rows = torch.from_numpy(tables[name]).to(table.weight.device)
                 table.weight = nn.Parameter(rows, requires_grad=table.weight.requires_grad)
 
@@ -127,7 +129,9 @@ def assign_weights(module: nn.Module, state: Dict[str, torch.Tensor], tables: Ta
         rows = tables() if tables is not None else {}
         missing = [name for name in left_out if name not in rows]
         if missing:
-            raise ValueError(f"the saved weights leave out the tables {missing}, and no ONNX graph of the pipeline holds them")
+            raise ValueError(
+                f"the saved weights leave out the tables {missing}, and no ONNX graph of the pipeline holds them"
+            )
         for name in left_out:
             state[name] = torch.from_numpy(rows[name])
     stored_half = lookup_table_weights(module)

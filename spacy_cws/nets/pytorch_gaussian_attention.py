@@ -105,13 +105,22 @@ class DirectionalEncoder(nn.Module):
     """
 
     def __init__(
-        self, direction: str, depth: int, width: int, n_heads: int, ff_width: int, dropout: float, attention_dropout: float
+        self,
+        direction: str,
+        depth: int,
+        width: int,
+        n_heads: int,
+        ff_width: int,
+        dropout: float,
+        attention_dropout: float,
     ):
         super().__init__()
         if direction not in DIRECTIONS:
             raise ValueError(f"direction must be one of {DIRECTIONS}, got '{direction}'")
         self.direction = direction
-        self.layers = nn.ModuleList(EncoderLayer(width, n_heads, ff_width, dropout, attention_dropout) for _ in range(depth))
+        self.layers = nn.ModuleList(
+            EncoderLayer(width, n_heads, ff_width, dropout, attention_dropout) for _ in range(depth)
+        )
 
     def forward(
         self,

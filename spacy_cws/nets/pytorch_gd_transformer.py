@@ -17,7 +17,7 @@ from torch import nn
 from ..features.symbol_specials import PAD
 from .pytorch_biaffine import N_GAP_CLASSES, GapScoringHead
 from .pytorch_gaussian_attention import DirectionalEncoder, direction_mask, gaussian_weights
-from .architecture_settings import validate_settings  # noqa: F401  (checked without torch)
+from .architecture_settings import validate_settings  # checked without torch
 from .lookup_table import LookupTable
 from .pytorch_input_features import LexiconAndTrigramInput
 
@@ -134,7 +134,9 @@ class GDTransformer(nn.Module):
         if bigram_width < 0 or n_criteria < 0:
             raise ValueError(f"bigram_width and n_criteria must be >= 0, got {bigram_width}, {n_criteria}")
         if any(not 0 <= criterion < n_criteria for criterion in criterion_heads):
-            raise ValueError(f"criterion_heads must be criterion ids below n_criteria = {n_criteria}, got {criterion_heads}")
+            raise ValueError(
+                f"criterion_heads must be criterion ids below n_criteria = {n_criteria}, got {criterion_heads}"
+            )
         encoders = list(encoders)
         validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
         self.width = width

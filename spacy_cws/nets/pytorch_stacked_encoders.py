@@ -72,7 +72,13 @@ class AttentionFactors:
     """
 
     def __init__(
-        self, directions: Sequence[str], d_head: int, sigma: float, gaussian: bool, directional: bool, dtype: torch.dtype
+        self,
+        directions: Sequence[str],
+        d_head: int,
+        sigma: float,
+        gaussian: bool,
+        directional: bool,
+        dtype: torch.dtype,
     ):
         self.dtype = dtype
         self.directions = [name if directional else "centre" for name in directions]

@@ -14,7 +14,7 @@ from .error_analysis import ERROR_KINDS, SystemAnalysis
 import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
-from matplotlib import pyplot  # noqa: E402
+from matplotlib import pyplot
 
 DPI = 80
 FIGURE_SIZE = (7, 3.6)  # inches
@@ -62,7 +62,12 @@ def write_plots(analyses: List[SystemAnalysis], folder: Path) -> Dict[str, str]:
 
 
 def _grouped_bars(
-    path: Path, title: str, categories: Sequence[str], names: Sequence[str], values: Sequence[Sequence[float]], unit: str
+    path: Path,
+    title: str,
+    categories: Sequence[str],
+    names: Sequence[str],
+    values: Sequence[Sequence[float]],
+    unit: str,
 ) -> None:
     figure, axes = pyplot.subplots(figsize=FIGURE_SIZE, dpi=DPI)
     width = 0.8 / len(names)

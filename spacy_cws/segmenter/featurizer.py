@@ -252,7 +252,9 @@ class Featurizer:
             return []
         ranges = [(text_spans[0][0], text_spans[-1][1]) if text_spans else (0, 0) for text_spans in spans]
         symbols = "".join(view.symbols[start:end] for view, (start, end) in zip(views, ranges))
-        sequence_criteria = numpy.repeat(numpy.asarray(ids, dtype=numpy.int64), [len(text_spans) for text_spans in spans])
+        sequence_criteria = numpy.repeat(
+            numpy.asarray(ids, dtype=numpy.int64), [len(text_spans) for text_spans in spans]
+        )
         # Each block of columns is written into the one feature matrix as it is
         # made (no concatenation: a window's features exist once).
         flags = None

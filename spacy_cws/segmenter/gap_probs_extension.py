@@ -50,5 +50,7 @@ def set_gap_probs(doc: Doc, gap_probs: Optional[numpy.ndarray], text: Optional[s
     """
     n_gaps = max(len(doc.text if text is None else text) - 1, 0)
     if gap_probs is not None and len(gap_probs) != n_gaps:
-        raise ValueError(f"doc._.{ATTR} needs one probability per gap between characters ({n_gaps}), got {len(gap_probs)}")
+        raise ValueError(
+            f"doc._.{ATTR} needs one probability per gap between characters ({n_gaps}), got {len(gap_probs)}"
+        )
     doc.user_data[_KEY] = gap_probs

@@ -26,7 +26,9 @@ def apply_span_constraints(
         # An unbroken span inside one word changes nothing, and most are
         # (numbers the model keeps whole): only the others are applied.
         holder = numpy.searchsorted(words[:, 0], unbroken[:, 0], side="right") - 1
-        intact = (holder >= 0) & (words[holder, 1] >= unbroken[:, 1]) if len(words) else numpy.zeros(len(unbroken), bool)
+        intact = (
+            (holder >= 0) & (words[holder, 1] >= unbroken[:, 1]) if len(words) else numpy.zeros(len(unbroken), bool)
+        )
         if intact.all():
             return words
         unbroken = unbroken[~intact]

@@ -4,8 +4,9 @@ made of them.
 A pipeline that only segments (pipeline.sole_segmenter) gives the words of its
 segmenter's ``segment_texts`` without building Docs: the same words as its
 Docs' (tests/cli/test_segment.py), but a line of 1,000,000 characters needs no
-Doc of 1,000,000 character tokens and no Doc of its words. With ``n_process`` > 1 it runs in forked workers that return word
-offsets (processes.py). Any other pipeline, and ``n_process`` > 1 where
+Doc of 1,000,000 character tokens and no Doc of its words. With
+``n_process`` > 1 it runs in forked workers that return word offsets
+(processes.py). Any other pipeline, and ``n_process`` > 1 where
 processes are not forked, runs spaCy's nlp.pipe (see spacy_cws/fork_safety.py)
 and reads the words off its Docs.
 """

@@ -157,7 +157,9 @@ def _train(nlp: Language, output: Path, state: Optional[Dict[str, Any]], stdout:
     return output / DIR_MODEL_LAST
 
 
-def _epoch_batches(nlp: Language, corpus: Callable, batcher: Callable, max_epochs: int, seed: int) -> Iterator[Tuple[int, list]]:
+def _epoch_batches(
+    nlp: Language, corpus: Callable, batcher: Callable, max_epochs: int, seed: int
+) -> Iterator[Tuple[int, list]]:
     """``(epoch, batch)`` as spaCy's create_train_batches makes them, each
     epoch shuffled by its own generator (seed, epoch) so that a restart makes
     the same batches; written here because spaCy's shuffles with the global one."""

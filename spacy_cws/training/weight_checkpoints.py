@@ -46,7 +46,10 @@ def save_weights(nlp: Language, path: Path) -> None:
 
     from .torch_modules import named_torch_modules
 
-    states = {name: {k: v.detach().clone() for k, v in module.state_dict().items()} for name, module in named_torch_modules(nlp)}
+    states = {
+        name: {k: v.detach().clone() for k, v in module.state_dict().items()}
+        for name, module in named_torch_modules(nlp)
+    }
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.save(states, path)
 

@@ -55,7 +55,9 @@ def test_4bit_blocks_keep_each_block_within_its_min_max_error_and_pack_two_codes
     low, high = numpy.minimum(blocks.min(axis=2), 0), numpy.maximum(blocks.max(axis=2), 0)
     plain = numpy.where(high > low, (high - low) / 15, 1.0)
     plain_codes = numpy.clip(numpy.rint(blocks / plain[..., None]) + numpy.rint(-low / plain)[..., None], 0, 15)
-    plain_error = numpy.square((plain_codes - numpy.rint(-low / plain)[..., None]) * plain[..., None] - blocks).sum(axis=2)
+    plain_error = numpy.square((plain_codes - numpy.rint(-low / plain)[..., None]) * plain[..., None] - blocks).sum(
+        axis=2
+    )
     assert (error <= plain_error * (1 + 1e-5) + 1e-9).all() and error.sum() < 0.99 * plain_error.sum()
     assert not rows[5].any()
     assert error[7, 0] > 20 * error[7, 1] and numpy.abs(rows[9, :32] - table[9, :32]).max() < 0.25
@@ -92,7 +94,11 @@ def test_4bit_table_dequantized_by_onnx_runtime_gives_the_rows_torch_reads(monke
     assert numpy.abs(rows - table[ids]).max() < (table.max() - table.min()) / 15
     assert not numpy.allclose(rows, table_weights(eight)["bigram_embedding.weight"][ids], atol=1e-3)
     sizes = {
-        bits: sum(i.ByteSize() for i in onnx.load_from_string(g).graph.initializer if i.name.startswith("bigram_embedding.weight."))
+        bits: sum(
+            i.ByteSize()
+            for i in onnx.load_from_string(g).graph.initializer
+            if i.name.startswith("bigram_embedding.weight.")
+        )
         for bits, g in ((4, four), (8, eight))
     }
     assert 0.59 < sizes[4] / sizes[8] < 0.62
@@ -122,7 +128,9 @@ def test_compacted_graph_scores_near_the_original_and_names_its_tables(monkeypat
     segmenter.export_onnx(tables="float16")
     plain = segmenter.network.graph
     compacted = compact_graph(plain, names)
-    assert set(table_weights(compacted)) == names and not table_weights(plain) and not table_weights(compact_graph(plain))
+    assert (
+        set(table_weights(compacted)) == names and not table_weights(plain) and not table_weights(compact_graph(plain))
+    )
     _, _, features = segmenter.training.featurize(TEXTS, [None] * len(TEXTS), segmenter.name)
     inputs = dict(zip(INPUT_NAMES, padded_inputs(features[:4], edges=True, is_train=False)))
 

@@ -5,13 +5,13 @@ import pytest
 pytest.importorskip("onnxruntime")
 pytest.importorskip("onnx")
 
-from spacy_cws.backends.onnx_export import export_graph  # noqa: E402
-from spacy_cws.backends.onnx_network import OnnxNetwork  # noqa: E402
-from spacy_cws.backends.torch_network import TorchNetwork  # noqa: E402
-from spacy_cws.nets.bmes_tagger import build_bmes_tagger  # noqa: E402
+from spacy_cws.backends.onnx_export import export_graph
+from spacy_cws.backends.onnx_network import OnnxNetwork
+from spacy_cws.backends.torch_network import TorchNetwork
+from spacy_cws.nets.bmes_tagger import build_bmes_tagger
 
-from ..nets.test_gd_transformer import ABLATIONS, SETTINGS, _initialized  # noqa: E402
-from ..nets.test_inference_module import _batch, _with_random_weights  # noqa: E402
+from ..nets.test_gd_transformer import ABLATIONS, SETTINGS, _initialized
+from ..nets.test_inference_module import _batch, _with_random_weights
 
 MAX_LENGTH = 40
 
@@ -22,7 +22,8 @@ def _longer_batch(criteria: int = 1):
     lengths = [MAX_LENGTH, 3, 17, 1, 26, 9]
     return [
         numpy.stack(
-            [rng.integers(4, 20, n), rng.integers(4, 12, n), rng.integers(4, 12, n), numpy.full(n, i % criteria)], axis=1
+            [rng.integers(4, 20, n), rng.integers(4, 12, n), rng.integers(4, 12, n), numpy.full(n, i % criteria)],
+            axis=1,
         ).astype("int64")
         for i, n in enumerate(lengths)
     ]
@@ -30,7 +31,15 @@ def _longer_batch(criteria: int = 1):
 
 def _bmes(decoder: str):
     model = build_bmes_tagger(
-        unigram_width=8, bigram_width=4, width=16, depth=2, n_heads=2, ff_width=32, dropout=0.0, window=2, decoder=decoder
+        unigram_width=8,
+        bigram_width=4,
+        width=16,
+        depth=2,
+        n_heads=2,
+        ff_width=32,
+        dropout=0.0,
+        window=2,
+        decoder=decoder,
     )
     model.set_dim("nV", 20)
     model.set_dim("nB", 12)

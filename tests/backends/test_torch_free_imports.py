@@ -218,7 +218,9 @@ def test_training_and_torch_paths_name_the_train_extra_without_torch(trained_nlp
         "    except ImportError as err:\n"
         "        print(err)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code, str(tmp_path / "nlp")], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "nlp")], capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     messages = result.stdout.splitlines()
     assert len(messages) == 3 and all('pip install "spacy-cws[train]"' in message for message in messages), messages

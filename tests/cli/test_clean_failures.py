@@ -48,7 +48,10 @@ def test_report_without_matplotlib_says_how_to_install_it(shared_data, tmp_path)
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert result.returncode == 1, result.stderr
-    assert result.stderr.strip() == '✘ The report needs matplotlib: pip install "spacy-cws[report]" (or pip install matplotlib).'
+    assert (
+        result.stderr.strip()
+        == '✘ The report needs matplotlib: pip install "spacy-cws[report]" (or pip install matplotlib).'
+    )
     assert not output.exists()
 
 

@@ -21,7 +21,9 @@ def _write_corpus(folder, nlp, sentences, criterion):
 def test_join_corpora_keeps_each_docs_criterion(two_criteria_nlp, tmp_path):
     _write_corpus(tmp_path / "coarse", two_criteria_nlp, COARSE, "coarse")
     _write_corpus(tmp_path / "fine", two_criteria_nlp, FINE[:3], "fine")
-    result = runner.invoke(app, ["join-corpora", str(tmp_path / "joint"), str(tmp_path / "coarse"), str(tmp_path / "fine")])
+    result = runner.invoke(
+        app, ["join-corpora", str(tmp_path / "joint"), str(tmp_path / "coarse"), str(tmp_path / "fine")]
+    )
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "joint" / "train").iterdir()) == ["coarse.spacy", "fine.spacy"]
     docs = DocBin().from_disk(tmp_path / "joint" / "train" / "fine.spacy").get_docs(two_criteria_nlp.vocab)

@@ -45,9 +45,9 @@ def _bad_inputs(tmp_path):
 
 
 COMMANDS = [
-    "adapt", "add-criterion", "average-weights", "configure", "convert", "convert-ner", "convert-sentiment", "evaluate", "export-onnx", "fetch",
-    "half-precision", "join-corpora", "model-meta", "ngram-vectors", "prepare", "report", "score", "segment",
-    "teacher-corpus", "to-tokenizer", "train",
+    "adapt", "add-criterion", "average-weights", "configure", "convert", "convert-ner", "convert-sentiment",
+    "evaluate", "export-onnx", "fetch", "half-precision", "join-corpora", "model-meta", "ngram-vectors", "prepare",
+    "report", "score", "segment", "teacher-corpus", "to-tokenizer", "train",
 ]
 
 

@@ -84,7 +84,15 @@ def test_a_spacy_file_that_is_no_docbin_is_named(tmp_path):
     if not spacy.util.is_package("zh_cws_gd_sm"):
         pytest.skip("zh_cws_gd_sm is not installed: README's install command installs it from models/")
     (tmp_path / "dev.spacy").write_text("新华社北京电\n", encoding="utf-8")
-    args = ["export-onnx", "zh_cws_gd_sm", str(tmp_path / "out"), "--matmuls", "int8-static", "--calibration", str(tmp_path / "dev.spacy")]
+    args = [
+        "export-onnx",
+        "zh_cws_gd_sm",
+        str(tmp_path / "out"),
+        "--matmuls",
+        "int8-static",
+        "--calibration",
+        str(tmp_path / "dev.spacy"),
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert "dev.spacy is not a DocBin" in result.stderr

@@ -7,7 +7,9 @@ from spacy_cws.cli import app
 
 
 def summaries():
-    return {command.name: inspect.cleandoc(command.callback.__doc__).split("\n\n")[0] for command in app.registered_commands}
+    return {
+        command.name: inspect.cleandoc(command.callback.__doc__).split("\n\n")[0] for command in app.registered_commands
+    }
 
 
 def test_every_command_has_a_one_line_summary():

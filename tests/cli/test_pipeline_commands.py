@@ -75,7 +75,9 @@ def test_evaluate_and_model_meta(trained_nlp, prepared, tmp_path):
     meta = srsly.read_json(tmp_path / "meta.json")
     assert meta["spacy_cws_test_scores"]["f1"] == official["f1"]
     # The precision the scores were measured in: the trained pipeline's (the factory default, float32).
-    assert meta["spacy_cws_test_scores"]["inference_precision"] == trained_nlp.get_pipe("gd_segmenter").inference_precision
+    assert (
+        meta["spacy_cws_test_scores"]["inference_precision"] == trained_nlp.get_pipe("gd_segmenter").inference_precision
+    )
     assert meta["spacy_cws_test_scores"]["precision"] == official["precision"]
     assert "SIGHAN 2005" in meta["license"]
 
@@ -132,6 +134,8 @@ def test_teacher_corpus_keeps_each_text_with_the_teachers_words(trained_nlp, tmp
 
 def test_teacher_corpus_refuses_an_output_that_is_not_a_docbin(trained_nlp, tmp_path):
     trained_nlp.to_disk(tmp_path / "teacher")
-    result = runner.invoke(app, ["teacher-corpus", str(tmp_path / "teacher"), str(tmp_path / "out.txt"), str(tmp_path / "x.csv")])
+    result = runner.invoke(
+        app, ["teacher-corpus", str(tmp_path / "teacher"), str(tmp_path / "out.txt"), str(tmp_path / "x.csv")]
+    )
     assert result.exit_code != 0
     assert "must be a DocBin" in result.output

@@ -44,5 +44,7 @@ def test_names_must_match_the_systems(ctb6_files, tmp_path, extra, message):  # 
 
 
 def test_missing_system_file_is_named(ctb6_files, tmp_path):  # noqa: F811
-    result = report(ctb6_files / "gold.txt", tmp_path / "nope.txt", "--train-words", ctb6_files / "words.txt", "-o", tmp_path)
+    result = report(
+        ctb6_files / "gold.txt", tmp_path / "nope.txt", "--train-words", ctb6_files / "words.txt", "-o", tmp_path
+    )
     assert result.exit_code == 1 and "System file not found" in result.stderr

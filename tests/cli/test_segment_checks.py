@@ -214,7 +214,9 @@ def test_lone_carriage_returns_are_said(tmp_path):
 def test_lone_surrogate_in_jsonl_names_its_line_and_keeps_the_others(tmp_path):
     """Item 7: '"\\ud83d好"' in a jsonl input lost every line, with a traceback."""
     source = tmp_path / "in.jsonl"
-    source.write_text(f'{{"text": "{LINES[0]}"}}\n{{"text": "\\ud83d好"}}\n{{"text": "{LINES[1]}"}}\n', encoding="utf-8")
+    source.write_text(
+        f'{{"text": "{LINES[0]}"}}\n{{"text": "\\ud83d好"}}\n{{"text": "{LINES[1]}"}}\n', encoding="utf-8"
+    )
     output = tmp_path / "out.txt"
     result = segment(source, "--input-format", "jsonl", "-o", output)
     assert_refused(result, "in.jsonl, line 2", "lone surrogate \\ud83d", "--resume")

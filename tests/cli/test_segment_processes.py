@@ -79,7 +79,9 @@ def test_a_killed_worker_is_a_clear_error(model_path, tmp_path, monkeypatch):  #
     monkeypatch.setattr(Segmenter, "segment_texts", die)
     source = tmp_path / "in.txt"
     source.write_text("今天天气很好。\n我们去公园。\n", encoding="utf-8")
-    result = CliRunner().invoke(app, ["segment", "--model", str(model_path), str(source), "-o", str(tmp_path / "out.txt"), "--n-process", "2"])
+    result = CliRunner().invoke(
+        app, ["segment", "--model", str(model_path), str(source), "-o", str(tmp_path / "out.txt"), "--n-process", "2"]
+    )
     assert result.exit_code == 1
     assert "worker process of --n-process 2" in result.output
     assert "--resume" in result.output

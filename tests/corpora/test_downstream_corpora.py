@@ -79,11 +79,15 @@ def test_chnsenticorp_text_kept_exactly(shared_data):
 
 
 def test_convert_cli_writes_docbins(shared_data, tmp_path):
-    result = runner.invoke(app, ["convert-ner", str(shared_data / "ner/resume/dev.char.bmes"), str(tmp_path / "ner.spacy")])
+    result = runner.invoke(
+        app, ["convert-ner", str(shared_data / "ner/resume/dev.char.bmes"), str(tmp_path / "ner.spacy")]
+    )
     assert result.exit_code == 0, result.output
     docs = list(DocBin().from_disk(tmp_path / "ner.spacy").get_docs(Vocab()))
     assert len(docs) == 463 and sum(len(d.ents) for d in docs) == 1497
-    result = runner.invoke(app, ["convert-sentiment", str(shared_data / "textcat/chnsenticorp/test.tsv"), str(tmp_path / "tc.spacy")])
+    result = runner.invoke(
+        app, ["convert-sentiment", str(shared_data / "textcat/chnsenticorp/test.tsv"), str(tmp_path / "tc.spacy")]
+    )
     assert result.exit_code == 0, result.output
     docs = list(DocBin().from_disk(tmp_path / "tc.spacy").get_docs(Vocab()))
     assert len(docs) == 1200
@@ -94,7 +98,18 @@ def test_convert_cli_writes_docbins(shared_data, tmp_path):
 
 def test_convert_cli_holds_out_the_last_sentences_as_dev(shared_data, tmp_path):
     source = shared_data / "ner/resume/dev.char.bmes"
-    result = runner.invoke(app, ["convert-ner", str(source), str(tmp_path / "train.spacy"), "--dev-output", str(tmp_path / "dev.spacy"), "--dev-size", "63"])
+    result = runner.invoke(
+        app,
+        [
+            "convert-ner",
+            str(source),
+            str(tmp_path / "train.spacy"),
+            "--dev-output",
+            str(tmp_path / "dev.spacy"),
+            "--dev-size",
+            "63",
+        ],
+    )
     assert result.exit_code == 0, result.output
     train, dev = (list(DocBin().from_disk(tmp_path / f"{name}.spacy").get_docs(Vocab())) for name in ("train", "dev"))
     assert (len(train), len(dev)) == (400, 63)
@@ -103,7 +118,18 @@ def test_convert_cli_holds_out_the_last_sentences_as_dev(shared_data, tmp_path):
     assert sum(len(d.ents) for d in train + dev) == 1497
     alone = runner.invoke(app, ["convert-ner", str(source), str(tmp_path / "x.spacy"), "--dev-size", "10"])
     assert alone.exit_code == 1 and "--dev-output" in alone.output
-    too_many = runner.invoke(app, ["convert-ner", str(source), str(tmp_path / "x.spacy"), "--dev-output", str(tmp_path / "y.spacy"), "--dev-size", "463"])
+    too_many = runner.invoke(
+        app,
+        [
+            "convert-ner",
+            str(source),
+            str(tmp_path / "x.spacy"),
+            "--dev-output",
+            str(tmp_path / "y.spacy"),
+            "--dev-size",
+            "463",
+        ],
+    )
     assert too_many.exit_code == 1 and "no training sentences" in too_many.output
 
 

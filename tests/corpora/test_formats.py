@@ -131,7 +131,9 @@ def test_read_pfr_bad_line_names_file_and_line(tmp_path, line, reason):
 
 
 def test_read_pfr_that_is_not_gbk_names_file_and_line(tmp_path):
-    path = _write(tmp_path, "19980101-01-001-001/m  迈向/v\r\n".encode("gbk") + b"19980101-01-001-002/m  \xff\xff/v\r\n")
+    path = _write(
+        tmp_path, "19980101-01-001-001/m  迈向/v\r\n".encode("gbk") + b"19980101-01-001-002/m  \xff\xff/v\r\n"
+    )
     with pytest.raises(CorpusFormatError, match="^" + re.escape(f"{path}:2: not valid GBK (byte 0xff")):
         _read(path, "pfr")
 

@@ -16,7 +16,8 @@ runner = CliRunner()
 # Two PFR paragraphs (GBK, CRLF): the first sentence is the dev sample's; 放在 is
 # not in the official word list (SIGHAN wrote 放 在).
 PFR = (
-    "19980101-01-001-001/m  迈向/v  充满/v  希望/n  的/u  新/a  世纪/n  。/w  他/r  说/v  ：/w  “/w  放在/v  这里/r  。/w  ”/w  \r\n"
+    "19980101-01-001-001/m  迈向/v  充满/v  希望/n  的/u  新/a  世纪/n  。/w  "
+    "他/r  说/v  ：/w  “/w  放在/v  这里/r  。/w  ”/w  \r\n"
     "\r\n"
     "19980101-01-001-002/m  [中国/ns  政府/n]nt  提出/v  新/a  方案/n  。/w  \r\n"
     "\r\n"

@@ -7,7 +7,9 @@ from spacy_cws.decoding.word_spans import decode_words
 from spacy_cws.features.character_view import Normaliser
 from spacy_cws.features.chunking import chunk_spans
 
-TEXT_PARTS = st.sampled_from(["上海浦东", "开发", " ", "\u3000", "\n", "ABC", "can't", "3.5%", "Москва", "한국어", "e\u0301", "。", "·"])
+TEXT_PARTS = st.sampled_from(
+    ["上海浦东", "开发", " ", "\u3000", "\n", "ABC", "can't", "3.5%", "Москва", "한국어", "e\u0301", "。", "·"]
+)
 NORMALISER = Normaliser()
 
 
@@ -34,7 +36,9 @@ def test_batch_gives_each_text_its_words(texts, max_length, rng):
     several sequences per text, runs at a text's edges)."""
     views = [NORMALISER(text) for text in texts]
     spans = [chunk_spans(view.symbols, max_length) for view in views]
-    span_starts = [[numpy.array([rng.random() < 0.4 for _ in range(end - start)], dtype=bool) for start, end in s] for s in spans]
+    span_starts = [
+        [numpy.array([rng.random() < 0.4 for _ in range(end - start)], dtype=bool) for start, end in s] for s in spans
+    ]
     decoded = decode_words(views, spans, span_starts)
     assert len(decoded) == len(texts)
     for words, text, view, text_spans, starts in zip(decoded, texts, views, spans, span_starts):

@@ -9,7 +9,10 @@ REFERENCE = REPO_ROOT / "docs" / "reference" / "cli.md"
 
 def check(path):
     return subprocess.run(
-        [sys.executable, "scripts/cli_reference.py", str(path), "--check"], cwd=REPO_ROOT, capture_output=True, text=True
+        [sys.executable, "scripts/cli_reference.py", str(path), "--check"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
     )
 
 

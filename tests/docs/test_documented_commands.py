@@ -19,7 +19,9 @@ DOCUMENTS = sorted(
 CODE = re.compile(r"```[^\n]*\n(.*?)```|`([^`\n]+)`", re.S)
 # A path into the tree; one after ":" is a git object (`git show COMMIT:PATH`),
 # and an upper-case name (configs/CONFIG.cfg) a placeholder.
-TREE_PATH = re.compile(r"(?<![\w/.:-])((?:scripts|benchmarks|configs|\.ci)/(?:[\w.-]+/)*(?![A-Z_]+\.)[\w.-]+\.(?:py|cfg))")
+TREE_PATH = re.compile(
+    r"(?<![\w/.:-])((?:scripts|benchmarks|configs|\.ci)/(?:[\w.-]+/)*(?![A-Z_]+\.)[\w.-]+\.(?:py|cfg))"
+)
 SUBCOMMAND = re.compile(r"python -m spacy_cws ([a-z][a-z0-9-]*)")
 PROJECT_COMMAND = re.compile(r"spacy project run ([a-z][\w-]*)")
 

@@ -55,7 +55,9 @@ def test_a_grapheme_cluster_is_one_unit_seen_as_its_first_character():
     text = "我\ufe0f们是中\U000E0100国人，他\ufe0e说🇨🇳好"
     view = Normaliser()(text)
     assert view.symbols == "我们是中国人,他说🇨好"
-    assert _unit_texts(text, view) == ["我\ufe0f", "们", "是", "中\U000E0100", "国", "人", "，", "他\ufe0e", "说", "🇨🇳", "好"]
+    assert _unit_texts(text, view) == [
+        "我\ufe0f", "们", "是", "中\U000E0100", "国", "人", "，", "他\ufe0e", "说", "🇨🇳", "好"
+    ]
     assert view.clusters.tolist() == [[0, 2], [4, 6], [9, 11], [12, 14]]
 
 
@@ -123,7 +125,10 @@ def _reference_runs(text):
             runs.append((i, j, None))  # a flag
         elif c in "0123456789":
             j = i + 1
-            while j < n and (text[j].isdigit() and text[j] in "0123456789" or text[j] in ".·" and j + 1 < n and text[j + 1] in "0123456789"):
+            while j < n and (
+                text[j].isdigit() and text[j] in "0123456789"
+                or text[j] in ".·" and j + 1 < n and text[j + 1] in "0123456789"
+            ):
                 j += 1
             j += j < n and text[j] == "%"
             runs.append((i, j, NUMBER_SYMBOL))
@@ -183,13 +188,18 @@ def _reference_view(normaliser, text):
 
 
 TRICKY = [
-    "", " ", "...", "Pokémon Müller Straße cafe\u0301 naïve Łódź İstanbul ﬁle", "Москва안녕하세요Ελλάδα",
-    "القاهرة ירושלים กรุงเทพ नमस्ते ひらがなカタカナーｱｲｰ Երևան თბილისი ㄅㄆㄇ", "state-of-the-art can't -a a- a--b Jean·Paul 乔治·w·布什",
-    "世\x1b\x00界\x7f", "Ⅱ卷 a\u0301\u0301b \u0301x", "a.b.c 1.2.3 ·5 5· 3%% %3 ｘ＿ｙ", "１２．５％的人", "\ud800孤立代理项", "\U0001F600\u3000\u3000末",
-    "\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200a\u200b\u202f\u205f\ufeff字", "Ａ．Ｂ．Ｃ公司", "0.5.", "_",
+    "", " ", "...", "Pokémon Müller Straße cafe\u0301 naïve Łódź İstanbul ﬁle",
+    "Москва안녕하세요Ελλάδα",
+    "القاهرة ירושלים กรุงเทพ नमस्ते ひらがなカタカナーｱｲｰ Երևան თბილისი ㄅㄆㄇ",
+    "state-of-the-art can't -a a- a--b Jean·Paul 乔治·w·布什",
+    "世\x1b\x00界\x7f", "Ⅱ卷 a\u0301\u0301b \u0301x", "a.b.c 1.2.3 ·5 5· 3%% %3 ｘ＿ｙ", "１２．５％的人",
+    "\ud800孤立代理项", "\U0001F600\u3000\u3000末",
+    "\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200a\u200b\u202f\u205f\ufeff字",
+    "Ａ．Ｂ．Ｃ公司", "0.5.", "_",
     "می\u200cخواهم Zwei\xadsilben a\u200cb x\u200dy a\u200c中 \u200cb a\xad\xadb",
     "我\ufe0f们 他\ufe0e说 中\U000E0100文 1\ufe0f\u20e3",
-    "国旗🇨🇳🇺🇸🇯 👨\u200d👩\u200d👧好 \u0600a \u0600 b", "C++和C#、F#、g++、Notepad++、C++11、a+++b、ABC#、#C#、x#y、Ｃ＋＋",
+    "国旗🇨🇳🇺🇸🇯 👨\u200d👩\u200d👧好 \u0600a \u0600 b",
+    "C++和C#、F#、g++、Notepad++、C++11、a+++b、ABC#、#C#、x#y、Ｃ＋＋",
 ]
 
 
@@ -207,12 +217,14 @@ def test_vectorised_view_matches_the_regex_definition(collapse_runs, shared_data
 
 
 TEXT_PARTS = st.sampled_from(
-    ["上海浦东", "开发", " ", "\u3000", "\n", "ABC", "can't", "3.5%", "１２", "Москва", "한국어", "\x00\x01", "e\u0301", "臺灣",
-     "ｆｕｌｌ", "·", "-", "\t", "中\ufe0f", "🇨🇳", "\u200c", "\u0600"]
+    ["上海浦东", "开发", " ", "\u3000", "\n", "ABC", "can't", "3.5%", "１２", "Москва", "한국어", "\x00\x01",
+     "e\u0301", "臺灣", "ｆｕｌｌ", "·", "-", "\t", "中\ufe0f", "🇨🇳", "\u200c", "\u0600"]
 )
 
 
-@given(st.lists(st.lists(TEXT_PARTS, max_size=8).map("".join), max_size=8), st.sampled_from([None, "t2s"]), st.booleans())
+@given(
+    st.lists(st.lists(TEXT_PARTS, max_size=8).map("".join), max_size=8), st.sampled_from([None, "t2s"]), st.booleans()
+)
 def test_views_of_a_batch_are_the_views_of_each_text(texts, opencc, collapse_runs):
     """Normaliser.views builds the views of many texts at once; each equals
     the view of its text alone (offsets, spaces, runs and words-of-their-own

@@ -34,7 +34,9 @@ def test_matches_are_every_occurrence_of_every_key(seed):
     keys, text = _keys_and_text(seed)
     index = KeyIndex(keys, {"row": numpy.arange(len(keys))})
     ends, ids = index.matches(text)
-    assert set(zip(ends.tolist(), ids.tolist())) == _brute_force(index, keys, text) and len(ends) == len(set(zip(ends, ids)))
+    assert set(zip(ends.tolist(), ids.tolist())) == _brute_force(index, keys, text) and len(ends) == len(
+        set(zip(ends, ids))
+    )
     loaded = KeyIndex.from_bytes(index.to_bytes())
     assert [a.tolist() for a in loaded.matches(text)] == [ends.tolist(), ids.tolist()]
     assert loaded.values["row"][index._trie[keys[7]]] == 7  # each key's row follows it

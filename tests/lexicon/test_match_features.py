@@ -143,5 +143,9 @@ def test_the_flags_of_a_range_equal_the_whole_texts(ctb6_sentences):
     for (start, end), flags in zip(ranges, windows):
         assert flags.tolist() == whole[start:end].tolist(), (start, end)
     # Without the context, a word cut by the window's edge would be lost.
-    cut = [(start, end) for start, end in ranges if (whole[start:end] != matcher.features(view.symbols[start:end], view.spaced[start:end])).any()]
+    cut = [
+        (start, end)
+        for start, end in ranges
+        if (whole[start:end] != matcher.features(view.symbols[start:end], view.spaced[start:end])).any()
+    ]
     assert cut

@@ -118,7 +118,9 @@ def test_channels_and_bigrams_saved_before_0_3_3_load_the_same(tmp_path):
     assert old.bigrams == packed.bigrams == seg.bigrams
     assert old.symbols == packed.symbols == seg.symbols
     assert seg.lexicon_words("training")["法制"] > 0 and old.lexicon_words("training") == seg.lexicon_words("training")
-    for features in zip(*(pipe.training.featurize(TEXTS, [None] * len(TEXTS), pipe.name)[2] for pipe in (seg, packed, old))):
+    for features in zip(
+        *(pipe.training.featurize(TEXTS, [None] * len(TEXTS), pipe.name)[2] for pipe in (seg, packed, old))
+    ):
         assert all((features[0] == other).all() for other in features[1:])
     with pytest.raises(KeyError, match="no lexicon channel 'jieba'"):
         seg.lexicon_words("jieba")

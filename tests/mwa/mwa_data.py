@@ -20,7 +20,16 @@ MIXED_TEXTS = [
     "<荐书> 推荐所有喜欢<红楼>的红迷们一定要收藏这本书!",
     "吴重阳，中国国籍，大学本科，教授级高工，享受国务院特殊津贴。",
 ]
-ENCODER = {"@architectures": "spacy-cws.MWACharEncoder.v1", "width": 32, "depth": 1, "n_heads": 4, "ff_width": 64, "n_rows": 2000, "max_length": 64, "dropout": 0.0}
+ENCODER = {
+    "@architectures": "spacy-cws.MWACharEncoder.v1",
+    "width": 32,
+    "depth": 1,
+    "n_heads": 4,
+    "ff_width": 64,
+    "n_rows": 2000,
+    "max_length": 64,
+    "dropout": 0.0,
+}
 ENRICHER = {"width": 32, "n_heads": 4, "dropout": 0.0, "max_length": 64, "encoder": ENCODER}
 NER_MODEL = {
     "@architectures": "spacy.TransitionBasedParser.v2",

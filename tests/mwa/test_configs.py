@@ -23,7 +23,10 @@ CHARACTERS_CONTROL = {
 def test_pairs_share_encoder_and_training(task):
     with_mwa = load_config(CONFIGS / f"mwa_{task}.cfg", interpolate=False)
     without = load_config(CONFIGS / f"char_{task}.cfg", interpolate=False)
-    assert with_mwa["components"]["mwa_enricher"]["model"]["encoder"]["tok2vec"] == without["components"]["tok2vec"]["model"]
+    assert (
+        with_mwa["components"]["mwa_enricher"]["model"]["encoder"]["tok2vec"]
+        == without["components"]["tok2vec"]["model"]
+    )
     for section in ("training", "corpora", "system", "initialize", "paths"):
         assert with_mwa[section] == without[section], section
     pretraining_with, pretraining_without = dict(with_mwa["pretraining"]), dict(without["pretraining"])
@@ -62,7 +65,9 @@ def test_characters_control_matches_the_word_sources():
         config = load_config(CONFIGS / "mwa_ner.cfg", overrides=overrides)
         nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
         examples = ner_examples(nlp)
-        nlp.initialize(lambda: examples, sgd=Adam(0.001))  # create_optimizer() cannot resolve ${training.max_steps} here
+        nlp.initialize(
+            lambda: examples, sgd=Adam(0.001)
+        )  # create_optimizer() cannot resolve ${training.max_steps} here
         return nlp, examples
 
     control, examples = initialized(CHARACTERS_CONTROL)

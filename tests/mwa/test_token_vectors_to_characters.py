@@ -21,7 +21,11 @@ HASH_EMBED_CNN = {
     "subword_features": False,
     "pretrained_vectors": None,
 }
-ENCODER = {"@architectures": "spacy-cws.TokenVectorsToCharacters.v1", "width": ENRICHER["width"], "tok2vec": HASH_EMBED_CNN}
+ENCODER = {
+    "@architectures": "spacy-cws.TokenVectorsToCharacters.v1",
+    "width": ENRICHER["width"],
+    "tok2vec": HASH_EMBED_CNN,
+}
 
 
 def test_hash_embed_cnn_under_mwa_trains_saves_and_reloads(tmp_path):

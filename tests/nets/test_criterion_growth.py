@@ -19,7 +19,9 @@ def with_criterion(sequences, criterion):
     return changed
 
 
-@pytest.mark.parametrize("settings", [SETTINGS, {**SETTINGS, "hired": False, "highway_input": False, "highway_output": False}])
+@pytest.mark.parametrize(
+    "settings", [SETTINGS, {**SETTINGS, "hired": False, "highway_input": False, "highway_output": False}]
+)
 def test_a_criterion_head_changes_only_its_criterion(settings):
     model = _with_random_weights(_initialized(settings, n_criteria=2))
     first, second = with_criterion(_sequences(), 0), with_criterion(_sequences(), 1)

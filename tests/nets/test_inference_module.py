@@ -17,8 +17,9 @@ def _batch():
     rng = numpy.random.default_rng(0)
     lengths = [9, 1, 4, 7, 2]
     return [
-        numpy.stack([rng.integers(4, 20, n), rng.integers(4, 12, n), rng.integers(4, 12, n), numpy.zeros(n, int)], axis=1)
-        .astype("int64")
+        numpy.stack(
+            [rng.integers(4, 20, n), rng.integers(4, 12, n), rng.integers(4, 12, n), numpy.zeros(n, int)], axis=1
+        ).astype("int64")
         for n in lengths
     ]
 
@@ -58,7 +59,9 @@ def test_bfloat16_copy_is_close_and_leaves_the_model_float32():
 
 
 def _bmes_tagger():
-    model = build_bmes_tagger(unigram_width=8, bigram_width=4, width=16, depth=2, n_heads=2, ff_width=32, dropout=0.3, window=2)
+    model = build_bmes_tagger(
+        unigram_width=8, bigram_width=4, width=16, depth=2, n_heads=2, ff_width=32, dropout=0.3, window=2
+    )
     model.set_dim("nV", 20)
     model.set_dim("nB", 12)
     model.initialize()

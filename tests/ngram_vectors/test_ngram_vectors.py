@@ -65,16 +65,24 @@ def test_segmenter_starts_from_the_vectors_and_knows_pretrained_only_characters(
     nlp.initialize(lambda: make_examples(nlp))
     seg = nlp.get_pipe("gd_segmenter")
     training_characters = set("".join(TEXTS))
-    pretrained_only = next(key for key in vectors.unigrams.index_to_key if len(key) == 1 and key not in training_characters)
+    pretrained_only = next(
+        key for key in vectors.unigrams.index_to_key if len(key) == 1 and key not in training_characters
+    )
     assert pretrained_only in seg.symbols
     module = torch_module(seg.model)
     for character in ("国", pretrained_only):
         row = module.embedding.weight[seg.featurizer.symbol_ids.unigram_ids(character)[0]].detach().numpy()
         assert vectors.unigrams.cosine_similarities(row, [vectors.unigrams[character]])[0] == pytest.approx(1, abs=1e-5)
     key = vectors.bigrams.index_to_key[0]
-    bigram_row = module.bigram_embedding.weight[seg.featurizer.symbol_ids.bigram_ids([split_bigram_key(key)])[0]].detach().numpy()
+    bigram_row = (
+        module.bigram_embedding.weight[seg.featurizer.symbol_ids.bigram_ids([split_bigram_key(key)])[0]]
+        .detach()
+        .numpy()
+    )
     assert vectors.bigrams.cosine_similarities(bigram_row, [vectors.bigrams[key]])[0] == pytest.approx(1, abs=1e-5)
-    assert seg.cfg["ngram_vectors"]["rows"]["unigrams"] == len([k for k in vectors.unigrams.index_to_key if len(k) == 1])
+    assert seg.cfg["ngram_vectors"]["rows"]["unigrams"] == len(
+        [k for k in vectors.unigrams.index_to_key if len(k) == 1]
+    )
     # The text a pretrained-only character is in segments, and nothing is lost.
     text = f"他说{pretrained_only}很好"
     assert nlp(text).text == text

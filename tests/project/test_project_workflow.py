@@ -51,7 +51,10 @@ def _write_fixture_corpus(local):
     tagged = "".join(f"{c} O\n" for c in TEXTS[0]) + "\n" + "".join(f"{c} O\n" for c in TEXTS[1]) + "\n"
     for split in ("train", "dev", "test"):
         _write(local / "ner" / "resume" / f"{split}.char.bmes", tagged)
-        _write(local / "textcat" / "chnsenticorp" / f"{split}.tsv", "label\ttext_a\n1\t" + TEXTS[4] + "\n0\t" + TEXTS[3] + "\n")
+        _write(
+            local / "textcat" / "chnsenticorp" / f"{split}.tsv",
+            "label\ttext_a\n1\t" + TEXTS[4] + "\n0\t" + TEXTS[3] + "\n",
+        )
     msra = local / "ner" / "msra_bert_wwm"
     _write(msra / "dev.txt", tagged)
     with lzma.open(msra / "train.txt.xz", "wt", encoding="utf8") as stream:

@@ -123,7 +123,9 @@ def _brute_force_best(emissions, start, transitions, end):
     best = None
     for tags in itertools.product(range(4), repeat=len(emissions)):
         pairs = list(zip(tags, tags[1:]))
-        if not (ALLOWED_STARTS[tags[0]] and ALLOWED_ENDS[tags[-1]] and all(ALLOWED_TRANSITIONS[a, b] for a, b in pairs)):
+        if not (
+            ALLOWED_STARTS[tags[0]] and ALLOWED_ENDS[tags[-1]] and all(ALLOWED_TRANSITIONS[a, b] for a, b in pairs)
+        ):
             continue
         score = start[tags[0]] + end[tags[-1]] + sum(emissions[i, t] for i, t in enumerate(tags))
         score += sum(transitions[a, b] for a, b in pairs)

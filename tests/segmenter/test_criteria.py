@@ -86,7 +86,9 @@ def test_new_criterion_learns_with_everything_else_frozen(two_criteria_nlp, tmp_
     segmenter.add_criterion("new", train_criteria_only=True)
     assert segmenter.criteria == ["coarse", "fine", "new"]
     module = torch_module(segmenter.model)
-    frozen_before = {name: p.detach().clone() for name, p in module.named_parameters() if name != "criterion_embedding.weight"}
+    frozen_before = {
+        name: p.detach().clone() for name, p in module.named_parameters() if name != "criterion_embedding.weight"
+    }
     rows_before = module.criterion_embedding.weight.detach().clone()
     nlp.resume_training()
     optimizer = Adam(0.01, L2=0.0)  # as our configs: no weight decay, which would shrink the old rows

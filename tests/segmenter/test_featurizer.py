@@ -21,7 +21,9 @@ def test_featurizer_data_round_trips_and_gives_the_same_features(trained_nlp, tm
     loaded = spacy.load(tmp_path / "nlp").get_pipe("gd_segmenter")
     assert loaded.symbols == segmenter.symbols and loaded.criteria == segmenter.criteria
     assert loaded.bigrams == segmenter.bigrams and loaded.lexicons == segmenter.lexicons
-    ours_and_theirs = (pipe.training.featurize(TEXTS, [None] * len(TEXTS), pipe.name)[2] for pipe in (segmenter, loaded))
+    ours_and_theirs = (
+        pipe.training.featurize(TEXTS, [None] * len(TEXTS), pipe.name)[2] for pipe in (segmenter, loaded)
+    )
     for ours, theirs in zip(*ours_and_theirs):
         assert (ours == theirs).all()
 
@@ -49,7 +51,9 @@ def test_saved_matcher_loads_as_built_and_is_rebuilt_for_another_view(zh_cws_gd_
     assert loaded.featurizer.matcher.n_keys == segmenter.featurizer.matcher.n_keys > 300_000
     assert not loaded.featurizer.matcher._key_lengths.flags.writeable  # read in place from the saved bytes
     texts = ["臺灣的資訊工程師在北京大學演講。", "我们在长江大桥上看到了新华社记者。"]
-    for ours, theirs in zip(*(pipe.training.featurize(texts, [None] * 2, pipe.name)[2] for pipe in (segmenter, loaded))):
+    for ours, theirs in zip(
+        *(pipe.training.featurize(texts, [None] * 2, pipe.name)[2] for pipe in (segmenter, loaded))
+    ):
         assert (ours == theirs).all()
     override = {"components": {"gd_segmenter": {"opencc": None}}}
     rebuilt = spacy.load(tmp_path / "nlp", config=override).get_pipe("gd_segmenter")

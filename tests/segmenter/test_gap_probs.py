@@ -107,7 +107,10 @@ def test_character_gap_probabilities_of_a_batch(texts, max_length, rng):
     normaliser = Normaliser()
     views = [normaliser(text) for text in texts]
     spans = [chunk_spans(view.symbols, max_length) for view in views]
-    probs = [[numpy.array([rng.random() for _ in range(end - start)], dtype=numpy.float32) for start, end in s] for s in spans]
+    probs = [
+        [numpy.array([rng.random() for _ in range(end - start)], dtype=numpy.float32) for start, end in s]
+        for s in spans
+    ]
     batch = character_gap_probabilities(texts, views, spans, probs)
     assert len(batch) == len(texts)
     for gaps, text, view, text_spans, text_probs in zip(batch, texts, views, spans, probs):
@@ -176,7 +179,9 @@ def test_segment_jsonl_probs(zh_cws_gd_sm_nlp, shared_data):
     from spacy_cws.cli import app
 
     texts = _ctb6_dev_texts(shared_data, 5) + ["", "他买了 iPhone 12。"]
-    result = CliRunner().invoke(app, ["segment", "-m", "zh_cws_gd_sm", "--format", "jsonl", "--probs"], input="\n".join(texts) + "\n")
+    result = CliRunner().invoke(
+        app, ["segment", "-m", "zh_cws_gd_sm", "--format", "jsonl", "--probs"], input="\n".join(texts) + "\n"
+    )
     assert result.exit_code == 0, result.output
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [record["text"] for record in records] == texts

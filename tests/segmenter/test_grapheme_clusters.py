@@ -8,7 +8,10 @@ from spacy_cws.features.grapheme_clusters import grapheme_clusters
 
 # Characters that join clusters: combining marks, ZWJ, skin tones, variation
 # selectors, regional indicators, Hangul jamo, CR LF; beside CJK and ASCII.
-PIECES = ["e", "\u0301", "\u200d", "👨", "👩", "🏽", "\ufe0f", "🇨", "🇳", "\u1100", "\u1161", "\u11a8", "\r", "\n", "中", "国", " ", "1"]
+PIECES = [
+    "e", "\u0301", "\u200d", "👨", "👩", "🏽", "\ufe0f", "🇨", "🇳", "\u1100", "\u1161", "\u11a8", "\r", "\n",
+    "中", "国", " ", "1",
+]
 
 
 def _reference(text):

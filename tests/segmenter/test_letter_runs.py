@@ -4,7 +4,12 @@ import pytest
 import regex
 
 from spacy_cws.features.letter_runs import RUN_KINDS, find_runs
-from spacy_cws.segmenter.unbroken_spans import DEFAULT_PATTERNS, EARLIER_DEFAULT_PATTERNS, PatternSpans, upgraded_patterns
+from spacy_cws.segmenter.unbroken_spans import (
+    DEFAULT_PATTERNS,
+    EARLIER_DEFAULT_PATTERNS,
+    PatternSpans,
+    upgraded_patterns,
+)
 from spacy_cws.segmenter.settings import SegmenterSettings
 
 
@@ -14,7 +19,10 @@ def _runs(text):
 
 
 def test_words_of_every_script_are_one_run():
-    text = "Pokémon和cafe\u0301、Łódź、ﬁle、Москва、안녕하세요、Ελλάδα、القاهرة、ירושלים、กรุงเทพ、नमस्ते、ひらがな、カタカナー、Երևան、თბილისი"
+    text = (
+        "Pokémon和cafe\u0301、Łódź、ﬁle、Москва、안녕하세요、Ελλάδα、القاهرة、ירושלים、"
+        "กรุงเทพ、नमस्ते、ひらがな、カタカナー、Երևան、თბილისი"
+    )
     assert _runs(text) == [
         ("Pokémon", "latin"), ("cafe\u0301", "latin"), ("Łódź", "latin"), ("ﬁle", "latin"), ("Москва", "cyrillic"),
         ("안녕하세요", "hangul"), ("Ελλάδα", "greek"), ("القاهرة", "arabic"), ("ירושלים", "hebrew"), ("กรุงเทพ", "thai"),
@@ -97,7 +105,14 @@ def test_full_width_forms_are_found_as_their_ascii_forms():
     forms are; the full-width comma and colon stay Chinese punctuation (CTB
     cuts the score "４：３" in three) but in a URL's "：／／"."""
     patterns = PatternSpans(DEFAULT_PATTERNS)
-    for ascii_text in ["ABC123.45@example.com", "https://example.com/a", "www.example.com", "-1000.5kg", "3/4", "@张三"]:
+    for ascii_text in [
+        "ABC123.45@example.com",
+        "https://example.com/a",
+        "www.example.com",
+        "-1000.5kg",
+        "3/4",
+        "@张三",
+    ]:
         full_width = ascii_text.translate({code: code + 0xFEE0 for code in range(0x21, 0x7F)})
         assert patterns(full_width).tolist() == patterns(ascii_text).tolist(), full_width
     text = "以４：３战胜，访问ｗｗｗ．ａ．ｃｎ，共１，２个"

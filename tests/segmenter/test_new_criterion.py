@@ -13,7 +13,9 @@ TEXTS = ["张小凡看着前方那个中年文士，脑海中一片混乱。", "
 
 def torch_pipeline(name):
     """The shipped pipeline predicting on torch in float32 (before and after: the same backend)."""
-    return spacy.load(name, config={"components": {"gd_segmenter": {"inference_backend": "torch", "precision": "float32"}}})
+    return spacy.load(
+        name, config={"components": {"gd_segmenter": {"inference_backend": "torch", "precision": "float32"}}}
+    )
 
 
 def test_a_single_criterion_model_gets_the_source_and_the_new_criterion(tmp_path):

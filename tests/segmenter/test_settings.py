@@ -43,7 +43,8 @@ def test_component_and_tokenizer_take_the_settings():
     nlp = blank_pipeline()
     component = nlp.add_pipe("gd_segmenter", config={"model": MODEL, **CHANGED})
     tokenizer_nlp = spacy.blank(
-        "zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-cws.SegmenterTokenizer.v1", "model": GD_MODEL, **CHANGED}}}
+        "zh",
+        config={"nlp": {"tokenizer": {"@tokenizers": "spacy-cws.SegmenterTokenizer.v1", "model": GD_MODEL, **CHANGED}}},
     )
     for segmenter in (component, tokenizer_nlp.tokenizer.segmenter):
         assert isinstance(segmenter, Segmenter)
@@ -107,9 +108,14 @@ def test_the_reference_lists_every_setting():
     architectures.md are written by hand: a new setting must reach them
     (four were missing from architectures.md once)."""
     reference = Path(__file__).parents[2] / "docs" / "reference"
-    settings, architectures = ((reference / name).read_text(encoding="utf8") for name in ("settings.md", "architectures.md"))
+    settings, architectures = (
+        (reference / name).read_text(encoding="utf8") for name in ("settings.md", "architectures.md")
+    )
     sections = architectures.split("\n### ")
-    tables = [next(part for part in sections if part.startswith(title)) for title in ("`spacy-cws.SegmenterTokenizer.v1`", "`gd_segmenter`")]
+    tables = [
+        next(part for part in sections if part.startswith(title))
+        for title in ("`spacy-cws.SegmenterTokenizer.v1`", "`gd_segmenter`")
+    ]
     for name in SETTINGS + list(MOVED_SETTINGS):
         row = f"| `{name}` |"
         assert row in settings and all(row in table for table in tables), name
@@ -123,7 +129,12 @@ def test_unknown_or_mistyped_settings_are_named(config):
     with pytest.raises(ConfigValidationError, match="max_len"):
         blank_pipeline().add_pipe("gd_segmenter", config={"model": MODEL, **config})
     with pytest.raises(ConfigValidationError, match="max_len"):
-        spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy-cws.SegmenterTokenizer.v1", "model": GD_MODEL, **config}}})
+        spacy.blank(
+            "zh",
+            config={
+                "nlp": {"tokenizer": {"@tokenizers": "spacy-cws.SegmenterTokenizer.v1", "model": GD_MODEL, **config}}
+            },
+        )
 
 
 def test_out_of_range_settings_are_named():

@@ -54,7 +54,8 @@ def dropout_nlp(trained_nlp):
     """The tiny trained pipeline's weights in a model configured with heavy dropout."""
     nlp = blank_pipeline()
     nlp.add_pipe(
-        "gd_segmenter", config={"model": {**MODEL, "dropout": 0.5, "attention_dropout": 0.5}, "max_length": 64, "batch_units": 256}
+        "gd_segmenter",
+        config={"model": {**MODEL, "dropout": 0.5, "attention_dropout": 0.5}, "max_length": 64, "batch_units": 256},
     )
     return nlp.from_bytes(trained_nlp.to_bytes())
 

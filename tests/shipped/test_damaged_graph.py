@@ -69,7 +69,9 @@ def test_a_missing_graph_is_named_when_loading(shipped_folder, tmp_path):
     with pytest.raises(DamagedPipelineError) as caught:
         spacy.load(folder)
     message = str(caught.value)
-    assert f"{folder / 'gd_segmenter' / GRAPH_KEY} is missing" in message and "Reinstall the pipeline package" in message
+    assert (
+        f"{folder / 'gd_segmenter' / GRAPH_KEY} is missing" in message and "Reinstall the pipeline package" in message
+    )
 
 
 @pytest.mark.parametrize("damage", [*DAMAGES, "missing"])
@@ -99,7 +101,9 @@ def test_without_torch_a_damaged_or_missing_graph_is_named(shipped_folder, tmp_p
         "    except DamagedPipelineError as err:\n"
         "        print(json.dumps(str(err)))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code, *map(str, folders)], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-c", code, *map(str, folders)], capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     messages = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(messages) == 2 and "is damaged" in messages[0] and "is missing" in messages[1]

@@ -15,9 +15,13 @@ pytest.importorskip("onnxruntime")
 def test_shipped_pipeline_segments_ctb6_test_without_torch(name, shared_data, tmp_path):
     import spacy
 
-    texts = ["".join(line.split()) for line in (shared_data / "ctb6" / "test.seg").read_text(encoding="utf-8").splitlines()]
+    texts = [
+        "".join(line.split()) for line in (shared_data / "ctb6" / "test.seg").read_text(encoding="utf-8").splitlines()
+    ]
     (tmp_path / "texts.json").write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
-    code = LOAD_WITHOUT_TORCH.replace("json.loads(sys.argv[2])", "json.loads(open(sys.argv[2], encoding='utf-8').read())")
+    code = LOAD_WITHOUT_TORCH.replace(
+        "json.loads(sys.argv[2])", "json.loads(open(sys.argv[2], encoding='utf-8').read())"
+    )
     result = subprocess.run(
         [sys.executable, "-c", code, name, str(tmp_path / "texts.json")], capture_output=True, text=True, timeout=600
     )

@@ -27,7 +27,8 @@ from ..segmentation_data import SENTENCES, TEXTS, blank_pipeline, make_examples
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SEGMENTATION_CONFIGS = [
-    "cpu", "cpu_bigram", "cpu_lexicon", "cpu_mccws", "cpu_san_crf", "cpu_student", "cpu_teacher", "mccws", "paper", "san_crf",
+    "cpu", "cpu_bigram", "cpu_lexicon", "cpu_mccws", "cpu_san_crf", "cpu_student", "cpu_teacher", "mccws", "paper",
+    "san_crf",
 ]
 # Toy sizes for each architecture's settings (only those a config sets above 0).
 TOY_MODEL = {
@@ -66,7 +67,9 @@ def _overrides(config: Config, corpus: Path) -> dict:
     if config["components"]["gd_segmenter"].get("criterion"):  # the default criterion must be one the corpus has
         overrides["components.gd_segmenter.criterion"] = "zx"
     model = config["components"]["gd_segmenter"].get("model", {})
-    overrides.update({f"components.gd_segmenter.model.{key}": value for key, value in TOY_MODEL.items() if model.get(key)})
+    overrides.update(
+        {f"components.gd_segmenter.model.{key}": value for key, value in TOY_MODEL.items() if model.get(key)}
+    )
     return overrides
 
 
@@ -179,7 +182,9 @@ def test_spacy_train_on_ctb6_sentences_learns(shared_data, tmp_path):
     config = load_config(CONFIGS / "cpu.cfg", interpolate=False)
     config = load_config(CONFIGS / "cpu.cfg", overrides={**_overrides(config, tmp_path), **overrides})
     nlp = init_nlp(config)
-    dev = [Example(nlp.make_doc(doc.text), doc) for doc in DocBin().from_disk(tmp_path / "dev.spacy").get_docs(nlp.vocab)]
+    dev = [
+        Example(nlp.make_doc(doc.text), doc) for doc in DocBin().from_disk(tmp_path / "dev.spacy").get_docs(nlp.vocab)
+    ]
     untrained = nlp.evaluate(dev)["token_f"]
     train(nlp, None, stdout=io.StringIO(), stderr=io.StringIO())
     trained = nlp.evaluate(dev)["token_f"]
@@ -190,14 +195,21 @@ def test_weight_checkpoints_are_saved_and_averaged(tiny_corpus, tmp_path):
     """cpu_lexicon.cfg's before_update callback saves the weights before every
     update from ``start`` on; average-weights loads their mean into the pipeline."""
     checkpoints = tmp_path / "checkpoints"
-    overrides = {"paths.weight_checkpoints": str(checkpoints), "training.before_update.every": 1, "training.before_update.start": 1}
+    overrides = {
+        "paths.weight_checkpoints": str(checkpoints),
+        "training.before_update.every": 1,
+        "training.before_update.start": 1,
+    }
     nlp, before, after = _train("cpu_lexicon", tiny_corpus, **overrides)
     paths = list_checkpoints(checkpoints)
-    assert [checkpoint_step(path) for path in paths] == list(range(1, STEPS + 1))  # spaCy counts steps from 0 to max_steps
+    # spaCy counts steps from 0 to max_steps
+    assert [checkpoint_step(path) for path in paths] == list(range(1, STEPS + 1))
     saved = [torch.load(path)["gd_segmenter.0"] for path in paths]
     assert _changed(saved[0], saved[-1]) and _changed(before, saved[-1])
     nlp.to_disk(tmp_path / "last")
-    result = CliRunner().invoke(app, ["average-weights", str(tmp_path / "last"), str(checkpoints), str(tmp_path / "mean"), "--last", "2"])
+    result = CliRunner().invoke(
+        app, ["average-weights", str(tmp_path / "last"), str(checkpoints), str(tmp_path / "mean"), "--last", "2"]
+    )
     assert result.exit_code == 0, result.output
     averaged = spacy.load(tmp_path / "mean")
     weights = _weights(averaged)
@@ -210,6 +222,8 @@ def test_weight_checkpoints_are_saved_and_averaged(tiny_corpus, tmp_path):
 
 def test_average_weights_names_a_folder_without_checkpoints(trained_nlp, tmp_path):
     trained_nlp.to_disk(tmp_path / "pipeline")
-    result = CliRunner().invoke(app, ["average-weights", str(tmp_path / "pipeline"), str(tmp_path), str(tmp_path / "mean")])
+    result = CliRunner().invoke(
+        app, ["average-weights", str(tmp_path / "pipeline"), str(tmp_path), str(tmp_path / "mean")]
+    )
     assert result.exit_code != 0
     assert "no weight checkpoints" in result.output

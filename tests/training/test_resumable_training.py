@@ -119,7 +119,9 @@ def test_the_command_resumes_or_refuses_clearly(ctb6_corpus, tmp_path):
     assert stopped.exit_code == 130 and (output / "resume").exists()  # stopped before step 5, as Ctrl-C would
     refused = runner.invoke(app, ["train", str(config), "--output", str(output)])
     assert refused.exit_code == 1 and "resume it" in refused.output
-    with_overrides = runner.invoke(app, ["train", str(config), "--output", str(output), "--resume", "--training.max_steps", "4"])
+    with_overrides = runner.invoke(
+        app, ["train", str(config), "--output", str(output), "--resume", "--training.max_steps", "4"]
+    )
     assert with_overrides.exit_code == 1 and "training.max_steps: 8 -> 4" in with_overrides.output
     same = ["--training.max_steps", str(STEPS), "--paths.dev", str(ctb6_corpus / "dev.spacy")]
     result = runner.invoke(app, ["train", str(config), "--output", str(output), "--resume", *same])
