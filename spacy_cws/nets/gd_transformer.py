@@ -86,7 +86,7 @@ def build_gd_transformer_v2(
     trigram_width, trigram_rows: hashed trigram vectors of this width from a
     table of this many rows (0 = none). The lexicon flags are used when the
     segmenter has a lexicon (dim nL, set by the segmenter).
-    word_slots, word_width, word_rows: seed 003's word-POS attention over the
+    word_slots, word_width, word_rows: the word-POS attention of Gan & Zhang 2020 over the
     lexicon words holding each character, K = word_slots of them (0 = off),
     with word and POS embeddings of word_width and a hashed word table of
     word_rows rows (pytorch_word_pos_attention.py); then the input has

@@ -8,7 +8,7 @@ What ``doc._.gap_probs`` holds (gap_probs_extension.py), what
   classes of head 0, the head the greedy decoder reads
   (decoding/word_start_decoders.GapDecoder), so a probability above 0.5 is exactly a
   decoded boundary.
-- B/M/E/S tags with a CRF (seed 003): the forward-backward marginal of B or S
+- B/M/E/S tags with a CRF (Gan & Zhang 2020): the forward-backward marginal of B or S
   at each unit under the CRF's scores and the BMES constraints that Viterbi
   decoding applies (decoding/viterbi.py); without a CRF, the softmax of the unit's
   emissions. A marginal above 0.5 is nearly always Viterbi's choice, not

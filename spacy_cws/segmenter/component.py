@@ -3,7 +3,7 @@
 The pipeline's tokenizer (``spacy-cws.CharPretokenizer.v1``) makes each
 character a token; this component scores every gap between units with the
 GD-Transformer (Duan & Zhao 2020), or tags every unit B/M/E/S with a BMES
-tagger (SAN-CRF, seed 003; the multi-criteria Transformer, seed 004), as its
+tagger (SAN-CRF, Gan & Zhang 2020; the multi-criteria Transformer, Qiu et al. 2020), as its
 model's ``attrs["labels"]`` says, and merges each Doc's characters into
 its predicted words in place (merge_words.py). Training labels come from the reference
 Doc's word starts (``token.idx``), so ``spacy train`` needs only DocBins of

@@ -96,7 +96,7 @@ class Featurizer:
     max_length: most units in one model sequence (longer texts are cut, features/chunking.py).
     word_slots: K, the word slot columns of the model (0: none).
     trigrams: whether the model reads trigram hashes (else those columns are 0).
-    word_replacement_threshold: seed 003's t for the word slots in training
+    word_replacement_threshold: the t of Gan & Zhang 2020 (eq. 14) for the word slots in training
         (lexicon/word_slots.py).
     Until set_vocabularies and set_lexicons are called it knows no symbol
     (every unit is UNK) and has no lexicon.
@@ -244,7 +244,7 @@ class Featurizer:
         views: the texts. spans: per text consecutive sequences of it (all of
             them, or a window's: unit_windows.py). ids: per text its criterion index.
         folds: per training text its jackknife fold; None at inference.
-        training: whether the word slots replace words by POS (seed 003 eq. 15).
+        training: whether the word slots replace words by POS (Gan & Zhang 2020, eq. 15).
         """
         # The sequences laid end to end: one numpy pass for the batch.
         layout = SequenceLayout([end - start for text_spans in spans for start, end in text_spans])

@@ -20,7 +20,7 @@ class TrainingSettings:
     jackknife_folds: folds of the training-words lexicon (see
         lexicon/match_features.py): a training sentence sees only the words of
         the other folds; 0 = no jackknifing.
-    word_replacement_threshold: seed 003's t (eq. 14): with a model that has
+    word_replacement_threshold: the t of Gan & Zhang 2020 (eq. 14): with a model that has
         word slots, a training word is attended as its POS instead of its
         word embedding with probability min(1, sqrt(t / f(w))), f(w) its
         training count (lexicon/word_slots.py); 0 = never.

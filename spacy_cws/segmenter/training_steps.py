@@ -47,7 +47,7 @@ class SegmenterTraining:
 
         criteria: per text its criterion name, or None for the default.
         folds: per training text its jackknife fold; None at inference.
-        training: whether the word slots replace words by POS (seed 003 eq. 15).
+        training: whether the word slots replace words by POS (Gan & Zhang 2020, eq. 15).
         RAISES ValueError: for an unknown criterion, naming the known ones.
         """
         ids = self.featurizer.criterion_ids(criteria, self.cfg["criterion"], component)

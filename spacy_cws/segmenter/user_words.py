@@ -67,7 +67,7 @@ class UserWords:
         Latin words only at Latin word boundaries; see user_dictionary.py); in
         "prefer" mode they join the model's last lexicon channel. The POS tags
         of a Lexicon (e.g. read_user_dictionary's) are kept for a model with
-        word slots (seed 003's target-domain word-POS lexicon; they win over
+        word slots (the target-domain word-POS lexicon of Gan & Zhang 2020; they win over
         the channels' tags).
 
         RAISES ValueError: for an empty word; TypeError: for a word that is not a str.
