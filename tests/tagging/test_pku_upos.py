@@ -1,4 +1,7 @@
 """The PKU tag -> UPOS table and spaCy's attribute_ruler applying it."""
+import re
+from pathlib import Path
+
 import spacy
 from spacy.parts_of_speech import IDS
 from spacy.tokens import Doc
@@ -6,6 +9,7 @@ from spacy.util import registry
 
 from spacy_cws.tagging.pku_upos import pku_tags, upos_of
 
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guides" / "part-of-speech.md"
 UPOS = set(IDS) - {"", "EOL", "SPACE"}
 
 
@@ -33,3 +37,7 @@ def test_attribute_ruler_sets_pos_from_the_tag():
     doc = ruler(Doc(nlp.vocab, words=[f"w{i}" for i in range(len(tags))], tags=tags))
     assert [t.pos_ for t in doc] == [row.upos for row in pku_tags()]
 
+
+def test_the_guide_table_is_the_package_table():
+    rows = re.findall(r"^\| `(\w+)` \| (.+?) \| (.+?) \| (\w+) \|", GUIDE.read_text(encoding="utf-8"), flags=re.M)
+    assert rows == [(row.tag, row.meaning_zh, row.meaning, row.upos) for row in pku_tags()]
