@@ -85,6 +85,8 @@ SIGHAN2008_TERMS = "SIGHAN 2008 Bakeoff data: research use only (SIGHAN 2008 cop
 # The last three days of PFR (January 1998): held out of pku_pfr's training
 # text, the test days of part-of-speech tagging and of the pku criterion on PFR.
 PFR_HELD_OUT_DAYS = ("19980129", "19980130", "19980131")
+# The days before them: the dev days of part-of-speech tagging (convert-pos).
+PFR_POS_DEV_DAYS = ("19980126", "19980127", "19980128")
 PFR_TERMS = (
     "People's Daily 1998 (PFR, Peking University ICL and Fujitsu): research use only, PKU ICL says it is not "
     "open source; its SIGHAN 2005 revision (dev and test): " + SIGHAN2005_TERMS

@@ -219,21 +219,29 @@ def split_word_pos(token: str, path: Union[str, Path], line_no: int) -> Tuple[st
 
 
 def pfr_words(tokens: List[str], path: Union[str, Path], line_no: int) -> List[str]:
-    """The words of a ``pfr`` line's tokens: the paragraph id first (dropped),
-    then ``word/TAG`` tokens; the tag after the last ``/`` is dropped, with the
-    ``[`` that opens a compound name (``[中国/ns``) and the ``]TAG`` that closes it
-    (``政府/n]nt``). RAISES CorpusFormatError naming the file and line for a line
-    that does not start with a paragraph id or a token not of the form word/TAG."""
+    """The words of a ``pfr`` line's tokens (``pfr_tagged_words`` without the tags).
+    RAISES CorpusFormatError as pfr_tagged_words does."""
+    return [word for word, _ in pfr_tagged_words(tokens, path, line_no)]
+
+
+def pfr_tagged_words(tokens: List[str], path: Union[str, Path], line_no: int) -> List[Tuple[str, str]]:
+    """(word, PKU tag) for each word of a ``pfr`` line's tokens: the paragraph
+    id first (dropped), then ``word/TAG`` tokens, the tag after the last ``/``.
+    A compound name keeps its inner words with their own tags: the ``[`` that
+    opens it (``[中国/ns``) and the ``]TAG`` that closes it (``政府/n]nt``) are
+    dropped. RAISES CorpusFormatError naming the file and line for a line that
+    does not start with a paragraph id or a token not of the form word/TAG."""
     ident, _, _ = tokens[0].rpartition("/")
     if not PFR_ID.fullmatch(ident):
         reason = f"expected a paragraph id like 19980101-01-001-001/m first, got {tokens[0]!r}"
         raise CorpusFormatError(path, line_no, reason)
-    words = []
+    tagged = []
     for token in tokens[1:]:
         word, sep, tag = token.rpartition("/")
         if len(word) > 1 and word.startswith("["):
             word = word[1:]
+        tag = tag.partition("]")[0]
         if not sep or not word or not tag:
             raise CorpusFormatError(path, line_no, f"token {token!r} is not of the form word/TAG")
-        words.append(word)
-    return words
+        tagged.append((word, tag))
+    return tagged
