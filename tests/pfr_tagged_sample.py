@@ -11,7 +11,8 @@ LINES = [
     "19980126-01-010-001/m  王/nr  怀远/nr  当选/v  [辽宁省/ns  人大/j  常委会/j]nt  主任/n  张/nr  国光/nr  当选/v  "
     "辽宁省/ns  省长/n  ",
     "",
-    "19980129-02-005-002/m  [中国/ns  扶贫/vn  基金会/n]nt  呼吁/v  全/a  社会/n  继续/v  关注/v  支持/v  扶贫/vn  事业/n  \r",
+    "19980129-02-005-002/m  [中国/ns  扶贫/vn  基金会/n]nt  呼吁/v  全/a  社会/n  "
+    "继续/v  关注/v  支持/v  扶贫/vn  事业/n  \r",
     "19980131-01-001-023/m  （/w  Ａ/nx  、/w  Ｂ/nx  ）/w  ",
 ]
 # The gold (word, tag) pairs of the paragraph on line 2 and the split of each paragraph line.

@@ -22,7 +22,9 @@ def convert_pos_cli(
     output_dir: Path = typer.Argument(..., help="Folder for train.spacy, dev.spacy and test.spacy."),
     dev_days: str = typer.Option(",".join(PFR_POS_DEV_DAYS), "--dev-days", help="Comma-separated YYYYMMDD: dev.spacy."),
     test_days: str = typer.Option(
-        ",".join(PFR_HELD_OUT_DAYS), "--test-days", help="Comma-separated YYYYMMDD: test.spacy (default: the held-out days)."
+        ",".join(PFR_HELD_OUT_DAYS),
+        "--test-days",
+        help="Comma-separated YYYYMMDD: test.spacy (default: the held-out days).",
     ),
 ):
     """Convert PFR's gold words and PKU tags to DocBins for spaCy's tagger.

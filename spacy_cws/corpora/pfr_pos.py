@@ -71,4 +71,5 @@ def tagged_doc(vocab: Vocab, paragraph: TaggedParagraph) -> Doc:
     ``tag_`` the PKU tag and ``pos_`` its UPOS."""
     upos = pku_upos()
     spaces = [False] * len(paragraph.words)
-    return Doc(vocab, words=paragraph.words, spaces=spaces, tags=paragraph.tags, pos=[upos[tag] for tag in paragraph.tags])
+    pos = [upos[tag] for tag in paragraph.tags]
+    return Doc(vocab, words=paragraph.words, spaces=spaces, tags=paragraph.tags, pos=pos)

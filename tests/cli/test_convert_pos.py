@@ -41,7 +41,11 @@ TEST = ["--test-days", ",".join(TEST_DAYS)]
         (LINES + ["19980101-01-001-009/m  政府/xx  "], TEST, "199801.txt:9: tag(s) xx are not PKU"),
         (LINES, ["--dev-days", "19980127", *TEST], "No paragraph of"),
         (LINES, ["--dev-days", "1998-01-26", *TEST], "--dev-days takes comma-separated dates YYYYMMDD"),
-        (LINES, ["--dev-days", "19980126", "--test-days", "19980126"], "Days both in --dev-days and --test-days: 19980126"),
+        (
+            LINES,
+            ["--dev-days", "19980126", "--test-days", "19980126"],
+            "Days both in --dev-days and --test-days: 19980126",
+        ),
         (LINES[2:], ["--dev-days", "19980126", *TEST], "none is left for train.spacy"),
     ],
 )

@@ -26,6 +26,7 @@ def _bad_inputs(tmp_path):
         "configure": ([absent, out, "--criterion", "zx"], "absent"),
         "convert": ([str(folder), f"{out}.spacy"], "is a folder, not a file"),
         "convert-ner": ([str(gbk), f"{out}.spacy"], "gbk.txt:1: not UTF-8"),
+        "convert-pos": ([absent, out], "Input file not found"),
         "convert-sentiment": ([absent, f"{out}.spacy"], "absent"),
         "evaluate": ([absent, str(folder), "-o", out, "--system-output", out], "run the prepare command first"),
         "export-onnx": ([absent, out], "absent"),
@@ -45,8 +46,8 @@ def _bad_inputs(tmp_path):
 
 
 COMMANDS = [
-    "adapt", "add-criterion", "average-weights", "configure", "convert", "convert-ner", "convert-sentiment",
-    "evaluate", "export-onnx", "fetch", "half-precision", "join-corpora", "model-meta", "ngram-vectors", "prepare",
+    "adapt", "add-criterion", "average-weights", "configure", "convert", "convert-ner", "convert-pos",
+    "convert-sentiment", "evaluate", "export-onnx", "fetch", "half-precision", "join-corpora", "model-meta", "ngram-vectors", "prepare",
     "report", "score", "segment", "teacher-corpus", "to-tokenizer", "train",
 ]
 

@@ -35,7 +35,8 @@ def test_tagged_doc_keeps_the_text_and_sets_tag_and_pos(tmp_path):
     doc = tagged_doc(vocab, paragraph)
     assert doc.text == "国务院侨办发表新年贺词"
     assert [(t.text, t.tag_, t.pos_) for t in doc] == [
-        ("国务院", "nt", "PROPN"), ("侨办", "j", "PROPN"), ("发表", "v", "VERB"), ("新年", "t", "NOUN"), ("贺词", "n", "NOUN"),
+        ("国务院", "nt", "PROPN"), ("侨办", "j", "PROPN"), ("发表", "v", "VERB"), ("新年", "t", "NOUN"),
+        ("贺词", "n", "NOUN"),
     ]
 
 

@@ -86,5 +86,6 @@ def test_the_saved_pipeline_runs_without_torch(trained, tmp_path):
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
-    expected = [(t.text, t.tag_, t.pos_) for t in nlp(Doc(nlp.vocab, words=["发表", "新年", "贺词"], spaces=[False] * 3))]
+    doc = Doc(nlp.vocab, words=["发表", "新年", "贺词"], spaces=[False] * 3)
+    expected = [(t.text, t.tag_, t.pos_) for t in nlp(doc)]
     assert [tuple(item.split("/")) for item in result.stdout.split()] == expected
