@@ -47,8 +47,8 @@ def _bad_inputs(tmp_path):
 
 COMMANDS = [
     "adapt", "add-criterion", "average-weights", "configure", "convert", "convert-ner", "convert-pos",
-    "convert-sentiment", "evaluate", "export-onnx", "fetch", "half-precision", "join-corpora", "model-meta", "ngram-vectors", "prepare",
-    "report", "score", "segment", "teacher-corpus", "to-tokenizer", "train",
+    "convert-sentiment", "evaluate", "export-onnx", "fetch", "half-precision", "join-corpora", "model-meta",
+    "ngram-vectors", "prepare", "report", "score", "segment", "teacher-corpus", "to-tokenizer", "train",
 ]
 
 
