@@ -15,7 +15,6 @@ import time
 from dataclasses import dataclass
 from typing import Dict, List, Sequence
 
-import numpy
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
@@ -25,7 +24,7 @@ from tqdm import tqdm
 
 from ..segmenter.component import Segmenter
 from ..segmenter.new_criterion import add_new_criterion
-from .self_training import shuffled_batches
+from .self_training import first_and_last_losses, shuffled_batches
 
 
 @dataclass
@@ -104,11 +103,9 @@ def learn_gold_standard(
         for name, p in module.named_parameters():
             p.requires_grad_(requires_grad[name])
     segmenter.cfg["criterion"] = config["criterion"] = settings.criterion
-    tenth = max(len(losses) // 10, 1)
+    first, last = first_and_last_losses(losses)
     return {
-        "source_criterion": source,
-        "first_gold_loss": float(numpy.mean(losses[:tenth])) if losses else 0.0,
-        "last_gold_loss": float(numpy.mean(losses[-tenth:])) if losses else 0.0,
+        "source_criterion": source, "first_gold_loss": first, "last_gold_loss": last,
         "seconds": time.perf_counter() - started,
     }
 

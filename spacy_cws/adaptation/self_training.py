@@ -25,7 +25,7 @@ masking alone lost 0.2 to 0.4, and L2-SP at 0.01 changed little.
 import random
 import time
 from dataclasses import dataclass
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple
 
 import numpy
 from spacy.util import fix_random_seed
@@ -139,10 +139,13 @@ def self_train(
                     if param.grad is not None:
                         param.grad.add_(param.detach() - anchor, alpha=settings.l2sp)
         segmenter.finish_update(optimizer)
+    first, last = first_and_last_losses(losses)
+    return {"labelled_gap_share": labelled, "first_loss": first, "last_loss": last, "seconds": time.perf_counter() - started}
+
+
+def first_and_last_losses(losses: Sequence[float]) -> Tuple[float, float]:
+    """The mean loss of the first and of the last tenth of the steps (0.0 without steps)."""
+    if not losses:
+        return 0.0, 0.0
     tenth = max(len(losses) // 10, 1)
-    return {
-        "labelled_gap_share": labelled,
-        "first_loss": float(numpy.mean(losses[:tenth])) if losses else 0.0,
-        "last_loss": float(numpy.mean(losses[-tenth:])) if losses else 0.0,
-        "seconds": time.perf_counter() - started,
-    }
+    return float(numpy.mean(losses[:tenth])), float(numpy.mean(losses[-tenth:]))
