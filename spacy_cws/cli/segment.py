@@ -22,13 +22,14 @@ from tqdm import tqdm
 
 from ..damaged_pipeline import DamagedPipelineError
 from ..lexicon.sources import UserDictionaryWarning
-from ..streaming.formats import FORMATTERS, LineFormat, format_jsonl_probs
+from ..streaming.formats import LineFormat, format_jsonl_probs
 from ..streaming.lines import STDIN, InputError, InputLine, read_inputs, until_input_error
 from ..streaming.output import OutputError, open_output, write_lines
 from ..streaming.pipeline import configure_pipeline, load_configured, sole_segmenter
 from ..streaming.resume import ResumeError, check_resumable, cut_incomplete_line
 from ..streaming.run_record import check_run_record, record_path, run_record, write_run_record
-from ..streaming.segmentation import output_lines, scored_lines, segment_lines
+from ..streaming.segmentation import line_makers, output_lines, scored_lines
+from ..streaming.tagging import pipeline_tags, writes_tags
 from . import app
 from .errors import fail, warn, warnings_on_stderr
 
@@ -145,6 +146,12 @@ def segment_cli(
         help='With --format jsonl: add "gap_probs", the probability of a word boundary at each gap between '
         "characters (doc._.gap_probs). Local engine, one process, no --resume.",
     ),
+    tags: bool = typer.Option(
+        False,
+        "--tags",
+        help="With --format text: write each word as word/TAG, as jieba.posseg prints them (PKU tags, "
+        'token.tag_); needs a pipeline that tags. --format jsonl adds "tags" whenever the pipeline tags.',
+    ),
     max_line_chars: Optional[int] = typer.Option(
         None,
         "--max-line-chars",
@@ -194,7 +201,15 @@ def segment_cli(
             "--probs writes jsonl (--format jsonl) with the local engine in one process (--n-process 1), "
             "without --resume."
         )
+    if probs and tags:
+        fail("--probs and --tags cannot be combined: the gap probabilities are written without tags.")
     nlp = prepare_pipeline(model, criterion, user_dict, user_dict_mode, max_line_chars)
+    if tags and not pipeline_tags(nlp):
+        fail(
+            f"--tags needs a pipeline that tags (a component that sets token.tag_, such as spaCy's tagger): "
+            f"'{model}' has {', '.join(nlp.pipe_names) or 'no components'}. See docs/guides/part-of-speech.md."
+        )
+    tagged = not probs and writes_tags(nlp, output_format.value, tags)
     # A new output file gets the run's record; a resumed one keeps its own (checked), or has none.
     record = None if output is None else run_record(nlp, user_dict, user_dict_mode.value)
     new_output = output is not None and (not resume or not output.exists() or output.stat().st_size == 0)
@@ -209,19 +224,19 @@ def segment_cli(
             # Each actor loads the pipeline as this process did, with the library's loader (no CLI code in workers).
             load = partial(load_configured, model, criterion, user_dict, user_dict_mode.value, max_line_chars)
             lines = ray_lines(
-                inputs, load, input_format, output_format, n_process, batch_size, address, nlp.max_length, show_progress
+                inputs, load, input_format, output_format, n_process, batch_size, address, nlp.max_length,
+                show_progress, tagged,
             )
         else:
             records = read_inputs(inputs, progress, nlp.max_length, input_format, warn)
             if resume:
-                skip_resumed_lines(output, records, output_format, record)
+                skip_resumed_lines(output, records, output_format, record, tagged)
             records = until_input_error(records, stopped)
             if probs:
                 segment = partial(scored_lines, nlp, batch_size=batch_size, segmenter=sole_segmenter(nlp))
                 lines = output_lines(records, segment, format_jsonl_probs)
             else:
-                segment = partial(segment_lines, nlp, batch_size=batch_size, n_process=n_process)
-                lines = output_lines(records, segment, FORMATTERS[output_format])
+                lines = output_lines(records, *line_makers(nlp, output_format, tagged, batch_size, n_process))
         with open_output(output, append=resume) as sink:
             if new_output:
                 keep_run_record(output, record)
@@ -256,12 +271,14 @@ def segment_cli(
         fail(f"{stopped[0]} The lines before it are written{kept}.")
 
 
-def skip_resumed_lines(output: Path, records: Iterator[InputLine], output_format: LineFormat, record: dict) -> None:
+def skip_resumed_lines(
+    output: Path, records: Iterator[InputLine], output_format: LineFormat, record: dict, tags: bool
+) -> None:
     """Take from ``records`` the lines an interrupted run's ``output`` already
     holds, checking each (check_resumable), then cut the line it left
     incomplete. Fail, leaving ``output`` as it is, when its run record is not
     ``record`` (check_run_record) or it is not a prefix of this input's output
-    in ``output_format``; warn when it has no run record.
+    in ``output_format`` (with ``tags``: tagged); warn when it has no run record.
     RAISES InputError as the reader does for the lines checked."""
     try:
         if output.exists() and output.stat().st_size and not check_run_record(output, record):
@@ -270,7 +287,7 @@ def skip_resumed_lines(output: Path, records: Iterator[InputLine], output_format
                 "dictionary began it cannot be checked, only that its lines are this input's. It is "
                 "continued, and left without a record."
             )
-        check_resumable(output, records, output_format.value)
+        check_resumable(output, records, output_format.value, tags)
         if output.exists():
             cut_incomplete_line(output)
     except ResumeError as err:
@@ -308,6 +325,7 @@ def ray_lines(
     address: Optional[str],
     max_length: int,
     show_progress: bool,
+    tags: bool = False,
 ) -> Iterator[str]:
     """The output lines by the ray engine (spacy_cws.distributed.ray_engine's
     segment_with_ray, which takes these arguments); fail when ray is missing,
@@ -318,7 +336,7 @@ def ray_lines(
         fail(str(err))
     try:
         lines = segment_with_ray(
-            inputs, load, input_format, output_format, actors, batch_size, address, max_length, show_progress
+            inputs, load, input_format, output_format, actors, batch_size, address, max_length, show_progress, tags
         )
         yield from tqdm(lines, unit=" lines", desc="segment", disable=not show_progress)
     except ImportError as err:

@@ -16,9 +16,9 @@ from typing import Callable, Dict, Iterator, List, Optional
 
 import numpy
 
-from ..streaming.formats import FORMATTERS, LineFormat
+from ..streaming.formats import LineFormat
 from ..streaming.lines import ended_but_last, read_texts
-from ..streaming.segmentation import segment_lines
+from ..streaming.segmentation import line_makers
 
 try:
     import ray
@@ -35,15 +35,15 @@ class PipelineActor:
     load: builds the pipeline (run once, in the actor's process), e.g.
         streaming.pipeline.load_configured with the run's options.
     output_format: the output lines' format (streaming.formats).
+    tags: whether the lines hold the words' tags (streaming.tagging.writes_tags).
     """
 
-    def __init__(self, load: Callable, output_format: LineFormat, batch_size: int):
+    def __init__(self, load: Callable, output_format: LineFormat, batch_size: int, tags: bool = False):
         self.nlp = load()
-        self.format_line = FORMATTERS[output_format]
-        self.batch_size = batch_size
+        self.segment, self.format_line = line_makers(self.nlp, output_format, tags, batch_size)
 
     def __call__(self, batch: Dict[str, numpy.ndarray]) -> Dict[str, List[str]]:
-        segmented = segment_lines(self.nlp, list(batch["text"]), self.batch_size)
+        segmented = self.segment(list(batch["text"]))
         return {"line": [self.format_line(line) + end for line, end in zip(segmented, batch["end"])]}
 
 
@@ -65,11 +65,12 @@ def segment_with_ray(
     address: Optional[str],
     max_length: int,
     show_progress: bool,
+    tags: bool = False,
 ) -> Iterator[str]:
     """Output lines of ``paths`` in input order, segmented by ``actors`` actors,
     each with its line end (the local engine's: streaming.lines.read_inputs).
 
-    load, output_format, batch_size: as PipelineActor takes them.
+    load, output_format, batch_size, tags: as PipelineActor takes them.
     address: a Ray cluster to join ("auto", "ray://host:10001"); None starts a local one.
     input_format, max_length: as file_texts takes them.
     RAISES ImportError when ray is not installed; ray.exceptions.RayTaskError
@@ -91,7 +92,9 @@ def segment_with_ray(
         .flat_map(file_texts, fn_kwargs={"input_format": input_format, "max_length": max_length}, num_cpus=0)
         .map_batches(
             PipelineActor,
-            fn_constructor_kwargs={"load": load, "output_format": output_format, "batch_size": batch_size},
+            fn_constructor_kwargs={
+                "load": load, "output_format": output_format, "batch_size": batch_size, "tags": tags
+            },
             batch_size=batch_size,
             compute=ray.data.ActorPoolStrategy(size=actors),
             num_cpus=1,

@@ -13,6 +13,9 @@
   each the shortest decimal that reads back as the same float32
   (segmenter/boundary_probabilities.py), so that no two probabilities that
   differ print the same.
+- With tags (a pipeline that tags, streaming/tagging.py): ``text`` with
+  ``--tags`` writes each word as ``word/TAG``, as jieba.posseg prints them;
+  ``jsonl`` adds ``"tags"``, one per word.
 """
 import json
 from enum import Enum
@@ -22,6 +25,7 @@ import numpy
 
 from ..segmenter.gap_probs_extension import ScoredText
 from ..segmenter.merge_words import SegmentedText
+from .tagging import TaggedText
 
 # Words formatted at a time, so that a long line's words never exist as Python
 # objects all at once (docs/experiments/inference.md, smaller costs).
@@ -81,7 +85,25 @@ def format_jsonl_probs(scored: ScoredText) -> str:
     return f'{line[:-1]}, "gap_probs": [{probs}]}}'
 
 
+def format_text_tags(tagged: TaggedText) -> str:
+    """The words, each as ``word/TAG``, separated by one space (jieba.posseg's
+    way), as one output line (without its line end)."""
+    text, words, tags = tagged
+    return " ".join(f"{text[start:end]}/{tag}" for (start, end), tag in zip(words.tolist(), tags))
+
+
+def format_jsonl_tags(tagged: TaggedText) -> str:
+    """``format_jsonl``'s line with ``"tags": [...]`` (one per word) added before its closing brace."""
+    line = format_jsonl(SegmentedText(tagged.text, tagged.words))
+    return f'{line[:-1]}, "tags": {json.dumps(tagged.tags, ensure_ascii=False)}}}'
+
+
 FORMATTERS: Dict[LineFormat, Callable[[SegmentedText], str]] = {
     LineFormat.text: format_text,
     LineFormat.jsonl: format_jsonl,
+}
+
+TAGGED_FORMATTERS: Dict[LineFormat, Callable[[TaggedText], str]] = {
+    LineFormat.text: format_text_tags,
+    LineFormat.jsonl: format_jsonl_tags,
 }

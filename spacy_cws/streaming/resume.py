@@ -23,13 +23,14 @@ class ResumeError(ValueError):
     """An existing output that is not a prefix of this input's output in this format."""
 
 
-def check_resumable(path: Path, records: Iterator[InputLine], output_format: str) -> int:
+def check_resumable(path: Path, records: Iterator[InputLine], output_format: str, tags: bool = False) -> int:
     """Check the complete lines of an interrupted run's output ``path``
     against the input, taking one record from ``records`` per complete line.
     RETURNS the number of complete lines (0 if ``path`` does not exist); the
     records after them are the ones left to segment. Memory: one line.
 
     output_format: "text" or "jsonl", as ``segment --format``.
+    tags: whether the lines hold the words' tags (``word/TAG``, or jsonl's "tags").
     RAISES ResumeError naming the first output line that is not the output of
         its input line in ``output_format`` (other characters, another
         format, another line end), or when the output has more lines than the
@@ -49,7 +50,7 @@ def check_resumable(path: Path, records: Iterator[InputLine], output_format: str
                     "is not this input's output. Pass the inputs of the interrupted run, or remove the file."
                 )
             done += 1
-            problem = output_line_problem(raw, record, output_format)
+            problem = output_line_problem(raw, record, output_format, tags)
             if problem is not None:
                 raise ResumeError(
                     f"Cannot resume: line {done} of {path} is not the --format {output_format} output of "
@@ -59,11 +60,12 @@ def check_resumable(path: Path, records: Iterator[InputLine], output_format: str
     return done
 
 
-def output_line_problem(raw: bytes, record: InputLine, output_format: str) -> Optional[str]:
+def output_line_problem(raw: bytes, record: InputLine, output_format: str, tags: bool = False) -> Optional[str]:
     """Why ``raw`` (one output line, with its line end) is not the output of
     ``record`` in ``output_format``; None when it is. A text line must hold
-    the input's characters (whitespace aside), a jsonl line be a JSON object
-    whose "text" is the input line, and the line end be the input's."""
+    the input's characters (whitespace aside; with ``tags``, each word
+    followed by ``/TAG``), a jsonl line be a JSON object whose "text" is the
+    input line (with ``tags``, and that has "tags"), and the line end be the input's."""
     end = "\r\n" if raw.endswith(b"\r\n") else "\n"
     if end != record.end:
         return f"it ends with {end!r}, the input line with {repr(record.end) if record.end else 'none'}"
@@ -73,11 +75,19 @@ def output_line_problem(raw: bytes, record: InputLine, output_format: str) -> Op
         return "it is not UTF-8"
     if output_format == "jsonl":
         try:
-            text = json.loads(body).get("text")
+            fields = json.loads(body)
+            text, tagged = fields.get("text"), "tags" in fields
         except (ValueError, AttributeError):
-            text = None
-        return None if text == record.text else 'it is not a JSON object whose "text" is the input line'
-    if "".join(body.split()) != "".join(record.text.split()):
+            text = tagged = None
+        if text != record.text:
+            return 'it is not a JSON object whose "text" is the input line'
+        return None if tagged == tags else f'it {"lacks" if tags else "has"} the words\' "tags"'
+    items = body.split()
+    if tags:
+        if not all("/" in item for item in items):
+            return "its words are not all word/TAG"
+        items = [item.rsplit("/", 1)[0] for item in items]
+    if "".join(items) != "".join(record.text.split()):
         return "its words are not the input line's characters"
     return None
 

@@ -11,7 +11,8 @@ processes are not forked, runs spaCy's nlp.pipe (see spacy_cws/fork_safety.py)
 and reads the words off its Docs.
 """
 from collections import deque
-from typing import Callable, Deque, Iterable, Iterator, Optional, TypeVar
+from functools import partial
+from typing import Callable, Deque, Iterable, Iterator, Optional, Tuple, TypeVar
 
 import numpy
 from spacy.language import Language
@@ -21,9 +22,11 @@ from spacy.util import minibatch
 from ..segmenter.component import Segmenter
 from ..segmenter.gap_probs_extension import ScoredText
 from ..segmenter.merge_words import SegmentedText
+from .formats import FORMATTERS, TAGGED_FORMATTERS, LineFormat
 from .lines import InputLine
 from .pipeline import sole_segmenter
 from .processes import can_fork, segment_in_processes
+from .tagging import tagged_lines
 
 T = TypeVar("T")
 
@@ -48,6 +51,18 @@ def segment_lines(nlp: Language, texts: Iterable[str], batch_size: int, n_proces
         for batch in minibatch(texts, size=batch_size)
         for text, words in zip(batch, segmenter.segment_texts(batch))
     )
+
+
+def line_makers(
+    nlp: Language, output_format: LineFormat, tags: bool, batch_size: int, n_process: int = 1
+) -> Tuple[Callable[[Iterable[str]], Iterator], Callable[[object], str]]:
+    """What segments a stream of texts and what formats each result (for
+    output_lines): words only (segment_lines, FORMATTERS), or, with ``tags``
+    (tagging.writes_tags), words and tags by nlp.pipe (tagged_lines,
+    TAGGED_FORMATTERS)."""
+    if tags:
+        return partial(tagged_lines, nlp, batch_size=batch_size, n_process=n_process), TAGGED_FORMATTERS[output_format]
+    return partial(segment_lines, nlp, batch_size=batch_size, n_process=n_process), FORMATTERS[output_format]
 
 
 def scored_lines(
