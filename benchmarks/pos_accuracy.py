@@ -1,20 +1,21 @@
 """Part-of-speech tags on the gold words of a test DocBin (convert-pos's
 test.spacy): a tagger pipeline's PKU tag and UPOS accuracy and its speed at
-one thread, and optionally jieba.posseg's tags on the same text.
+one thread, and optionally jieba.posseg's and THULAC's tags on the same text.
 
     python benchmarks/pos_accuracy.py training/pos/model-best corpus/pfr_pos/test.spacy \
-        --output metrics/pos.json [--jieba]
+        --output metrics/pos.json [--jieba] [--thulac]
 
 Speed: words/s of ``nlp.pipe`` over Docs of the gold words (the tokenizer is
 not run), one thread (the BLAS thread variables are set to 1 before numpy
 loads), the best of --repeats runs.
 
-jieba segments the text itself: its tags are scored on the gold words it
-segments the same (same characters, same place), the share of gold words it
-finds is reported with them, and the pipeline is scored on that same subset.
-jieba's tags map to PKU ones (its finer ones to their PKU tag: uj -> u, nrt ->
-nr, ...); the tags with no PKU equivalent (mq, a numeral with its classifier)
-count as wrong.
+jieba and THULAC segment the text themselves: their tags are scored on the
+gold words they segment the same (same characters, same place), the share of
+gold words each finds is reported with them, and the pipeline is scored on
+that same subset. Their tags map to PKU ones (jieba's finer ones to their PKU
+tag: uj -> u, nrt -> nr, ...; THULAC's np -> nr, ni -> nt, g -> Ng, x -> nx);
+the tags with no PKU equivalent (mq, a numeral with its classifier) count as
+wrong.
 """
 import os
 
@@ -39,6 +40,8 @@ JIEBA_TO_PKU = {
     "nrt": "nr", "nrfg": "nr", "rr": "r", "rz": "r", "vi": "v", "vq": "v", "df": "d", "zg": "z",
     "eng": "nx", "x": "w",
 }
+# THULAC's tags (THULAC's README) that are not PKU tags -> the PKU tag.
+THULAC_TO_PKU = {"np": "nr", "ni": "nt", "g": "Ng", "x": "nx"}
 
 
 def spans(words):
@@ -60,6 +63,7 @@ def main():
     parser.add_argument("test", type=Path)
     parser.add_argument("--output", type=Path)
     parser.add_argument("--jieba", action="store_true")
+    parser.add_argument("--thulac", action="store_true")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     nlp = spacy.load(args.pipeline)
@@ -83,26 +87,41 @@ def main():
         "words_per_second_1_thread": round(words / best),
     }
     if args.jieba:
-        report["jieba"] = jieba_scores(gold, tagged)
+        report["jieba"] = peer_scores(gold, tagged, jieba_cut())
+    if args.thulac:
+        report["thulac"] = peer_scores(gold, tagged, thulac_cut())
     print(json.dumps(report, indent=2, ensure_ascii=False))
     if args.output:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def jieba_scores(gold, tagged):
+def jieba_cut():
+    """jieba.posseg's words and tags of a text, its tags mapped to PKU's."""
     import jieba
     import jieba.posseg
 
     jieba.setLogLevel(60)
+    return lambda text: [(pair.word, JIEBA_TO_PKU.get(pair.flag, pair.flag)) for pair in jieba.posseg.cut(text)]
+
+
+def thulac_cut():
+    """THULAC's words and tags of a text, its tags mapped to PKU's."""
+    import thulac
+
+    model = thulac.thulac()
+    return lambda text: [(word, THULAC_TO_PKU.get(tag, tag)) for word, tag in model.cut(text)]
+
+
+def peer_scores(gold, tagged, cut):
+    """A peer's tags (``cut``: text -> [(word, PKU tag)]) and the pipeline's
+    (``tagged``) on the gold words the peer segments the same."""
     upos = pku_upos()
     found = total = 0
-    jieba_pairs, our_pairs, unmapped = [], [], 0
+    peer_pairs, our_pairs, unmapped = [], [], 0
     for gold_doc, doc in zip(gold, tagged):
-        theirs = {}
-        cut = list(jieba.posseg.cut(gold_doc.text))
-        for (start, end), pair in zip(spans([p.word for p in cut]), cut):
-            theirs[(start, end)] = JIEBA_TO_PKU.get(pair.flag, pair.flag)
+        pairs = cut(gold_doc.text)
+        theirs = dict(zip(spans([word for word, _ in pairs]), [tag for _, tag in pairs]))
         for (span, g, p) in zip(spans([t.text for t in gold_doc]), gold_doc, doc):
             total += 1
             if span not in theirs:
@@ -110,15 +129,15 @@ def jieba_scores(gold, tagged):
             found += 1
             tag = theirs[span]
             unmapped += tag not in upos
-            jieba_pairs.append((g.tag_, tag, g.pos_, upos.get(tag)))
+            peer_pairs.append((g.tag_, tag, g.pos_, upos.get(tag)))
             our_pairs.append((g.tag_, p.tag_, g.pos_, p.pos_))
     return {
         "gold_words": total,
         "same_words": found,
         "share_of_gold_words": found / total,
         "unmapped_tags": unmapped,
-        "jieba_tag_acc": accuracy((a, b) for a, b, _, _ in jieba_pairs),
-        "jieba_pos_acc": accuracy((c, d) for _, _, c, d in jieba_pairs),
+        "peer_tag_acc": accuracy((a, b) for a, b, _, _ in peer_pairs),
+        "peer_pos_acc": accuracy((c, d) for _, _, c, d in peer_pairs),
         "pipeline_tag_acc_same_words": accuracy((a, b) for a, b, _, _ in our_pairs),
         "pipeline_pos_acc_same_words": accuracy((c, d) for _, _, c, d in our_pairs),
     }
