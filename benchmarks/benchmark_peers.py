@@ -3,20 +3,24 @@
     python benchmarks/benchmark_peers.py OUTPUT_DIR --assets ../shared/data \\
         --pipeline gd-ctb6=training/ctb6-cpu/model-best \\
         --pkuseg-trained pkuseg-ctb6=training/pkuseg-ctb6 \\
-        --pkuseg-mixed assets/pkuseg_mixed
+        --pkuseg-mixed assets/pkuseg_mixed --summary metrics/benchmark.json
 
 Runs jieba, THULAC, pkuseg (pretrained mixed model), spaCy's zh tokenizer
 (char and jieba) and the given pipelines and retrained pkuseg models, each in
 its own process, on CTB6, SXU, ZX and the SIGHAN 2005 test sets; scores them
 with the official SIGHAN measures; writes OUTPUT_DIR/results.jsonl and
-OUTPUT_DIR/table.md and prints the table. A peer whose package or model is
-missing is skipped with a message. Timings mean something only on an idle
+OUTPUT_DIR/table.md and prints the table; with --summary, also the committed
+summary that README's tables are rendered from (benchmarks/summary.py). A
+peer whose package or model is missing is skipped with a message. Timings mean something only on an idle
 machine. See scripts/train_pkuseg.py for the two pkuseg models.
 
 --python runs every worker in another interpreter (the project's benchmark:
 a venv without torch, with README's user install and the peers), except the
 --baseline pipelines, which run in this one (e.g. an earlier release on torch).
 """
+import json
+import shlex
+import sys
 from pathlib import Path
 from typing import List, Optional, Tuple
 
@@ -25,6 +29,7 @@ import typer
 # Modules of benchmarks/, the folder Python puts first on sys.path for a script in it.
 from peers import DEFAULT_PEERS, PEERS
 from run import TEST_SETS, PeerSpec, benchmark
+from summary import summarize, write_summary
 
 
 def _named_paths(values: List[str], option: str) -> List[Tuple[str, str]]:
@@ -82,6 +87,9 @@ def main(
         "(fairer ratios on a busy host).",
     ),
     threads: int = typer.Option(1, "--threads", help="Threads for torch/OMP/MKL in every worker."),
+    summary: Optional[Path] = typer.Option(
+        None, "--summary", help="Also write the run's summary here (metrics/benchmark.json: README's tables' figures)."
+    ),
 ):
     specs = []
     for name in filter(None, peers.split(",")):
@@ -102,7 +110,13 @@ def main(
     unknown = [name for name in names if name not in TEST_SETS]
     if unknown:
         raise typer.BadParameter(f"unknown test sets: {', '.join(unknown)}", param_hint="--test-sets")
-    benchmark(specs, names, assets, output_dir, max_lines=max_lines, repeats=repeats, threads=threads, rounds=rounds)
+    records = benchmark(
+        specs, names, assets, output_dir, max_lines=max_lines, repeats=repeats, threads=threads, rounds=rounds
+    )
+    if summary:
+        test_sets = json.loads((output_dir / "testsets.json").read_text(encoding="utf-8"))
+        write_summary(summarize(records, test_sets, command=shlex.join(["python", *sys.argv])), summary)
+        typer.echo(f"Wrote {summary}")
     typer.echo((output_dir / "table.md").read_text(encoding="utf-8"))
     typer.echo(f"Wrote {output_dir / 'results.jsonl'} and {output_dir / 'table.md'}")
 

@@ -12,7 +12,9 @@ package instead of a crash) and whether it needs a model path.
 """
 import importlib
 import importlib.util
+import json
 import os
+from importlib import metadata
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -145,6 +147,9 @@ class PeerKind:
     description: str
 
 
+# The modules of a spacy-cws pipeline peer (their versions go in its records).
+SPACY_CWS = (("spacy", "spacy"), ("spacy_cws", "spacy-cws"))
+
 PEERS: Dict[str, PeerKind] = {
     kind.name: kind
     for kind in (
@@ -161,13 +166,13 @@ PEERS: Dict[str, PeerKind] = {
                  'spacy.blank("zh"), segmenter "jieba"'),
         PeerKind("pkuseg-trained", load_pkuseg_trained, (("spacy_pkuseg", "spacy-pkuseg"),), True,
                  "spacy-pkuseg CRF retrained with spacy_pkuseg.train, no dictionary"),
-        PeerKind("pipeline", load_pipeline, (("spacy", "spacy"),), True,
+        PeerKind("pipeline", load_pipeline, SPACY_CWS, True,
                  "spacy-cws pipeline, nlp.pipe"),
-        PeerKind("pipeline-2proc", partial(load_pipeline, n_process=2), (("spacy", "spacy"),), True,
+        PeerKind("pipeline-2proc", partial(load_pipeline, n_process=2), SPACY_CWS, True,
                  "spacy-cws pipeline, nlp.pipe(n_process=2)"),
-        PeerKind("segment", load_segment_lines, (("spacy", "spacy"),), True,
+        PeerKind("segment", load_segment_lines, SPACY_CWS, True,
                  "spacy-cws pipeline as `segment` runs it (no Docs)"),
-        PeerKind("segment-2proc", partial(load_segment_lines, n_process=2), (("spacy", "spacy"),), True,
+        PeerKind("segment-2proc", partial(load_segment_lines, n_process=2), SPACY_CWS, True,
                  "spacy-cws pipeline as `segment --n-process 2` runs it (workers return word offsets)"),
     )
 }
@@ -205,3 +210,17 @@ def missing_model(kind: PeerKind, path: Optional[Path]) -> Optional[str]:
     if not Path(path).exists() and importlib.util.find_spec(str(path)) is None:
         return f"model path not found, nor an installed package: {path}"
     return None
+
+
+def model_version(path: Optional[Path]) -> Optional[str]:
+    """The version of a spaCy pipeline given as a folder (its meta.json) or as an
+    installed package's name; None for anything else (a pkuseg model folder)."""
+    if path is None:
+        return None
+    meta = Path(path) / "meta.json"
+    if meta.is_file():
+        return json.loads(meta.read_text(encoding="utf-8")).get("version")
+    try:
+        return metadata.version(str(path))
+    except (metadata.PackageNotFoundError, ValueError):
+        return None

@@ -39,7 +39,7 @@ from spacy_cws.scoring.sighan import score_files
 
 # Modules of benchmarks/, the folder Python puts first on sys.path for a script in it.
 from memory import current_rss_mb, peak_rss_mb
-from peers import get_peer, missing_model, missing_package
+from peers import get_peer, missing_model, missing_package, model_version
 
 # Test sets in table order, with their relation to a model trained on CTB6
 # (our pipelines and pkuseg retrained on CTB6); the off-the-shelf peers were
@@ -188,6 +188,7 @@ def run_peer(
         "status": "ok",
         "description": kind.description,
         "versions": {package: metadata.version(package) for _, package in kind.modules},
+        "model_version": model_version(path),
         "load_seconds": load_seconds,
         "rss_baseline_mb": rss_baseline,
         "rss_loaded_mb": rss_loaded,

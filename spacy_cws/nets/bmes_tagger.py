@@ -1,4 +1,5 @@
-"""The thinc wrapper of the BMES taggers, registered as ``spacy-cws.BMESTagger.v1``.
+"""The thinc wrapper of the BMES taggers, registered as ``spacy-cws.BMESTagger.v2``
+(``.v1``, for pipelines saved with it, is in spacy_cws/legacy).
 
 Same input as the GD-Transformer (per sequence int (n, 4): unigram, left and
 right bigram, criterion ids) so the ``gd_segmenter`` component runs either;
@@ -17,24 +18,6 @@ from .segmentation_model import segmentation_model
 
 InT = List[Ints2d]
 OutT = List[Floats3d]
-
-
-@registry.architectures("spacy-cws.BMESTagger.v1")
-def build_bmes_tagger(
-    unigram_width: int = 100,
-    bigram_width: int = 100,
-    width: int = 256,
-    depth: int = 6,
-    n_heads: int = 4,
-    ff_width: int = 1024,
-    dropout: float = 0.2,
-    window: int = 0,
-    decoder: str = "crf",
-) -> Model[InT, OutT]:
-    """The BMES tagger as released in 0.1.0: ``spacy-cws.BMESTagger.v2`` without trigrams."""
-    return build_bmes_tagger_v2(
-        unigram_width, bigram_width, width, depth, n_heads, ff_width, dropout, window, decoder
-    )
 
 
 @registry.architectures("spacy-cws.BMESTagger.v2")

@@ -1,4 +1,5 @@
-"""The thinc wrapper of the GD-Transformer, registered as ``spacy-cws.GDTransformer.v1``.
+"""The thinc wrapper of the GD-Transformer, registered as ``spacy-cws.GDTransformer.v2``
+(``.v1``, for pipelines saved with it, is in spacy_cws/legacy).
 
 The torch module (pytorch_gd_transformer.py) is built in ``init`` once the
 symbol vocabulary size ``nV`` is known (the segmenter sets it from its
@@ -15,33 +16,6 @@ from .segmentation_model import segmentation_model
 
 InT = List[Ints2d]
 OutT = List[Floats3d]
-
-
-@registry.architectures("spacy-cws.GDTransformer.v1")
-def build_gd_transformer(
-    width: int = 256,
-    depth: int = 6,
-    n_heads: int = 4,
-    ff_width: int = 1024,
-    dropout: float = 0.1,
-    attention_dropout: float = 0.0,
-    sigma: float = 4.0,
-    gaussian: bool = True,
-    directional: bool = True,
-    encoders: List[str] = ["centre", "forward", "backward"],
-    fusion: str = "gate",
-    position: str = "none",
-    hired: bool = True,
-    highway_input: bool = True,
-    highway_output: bool = True,
-    bigram_width: int = 0,
-) -> Model[InT, OutT]:
-    """The GD-Transformer gap scorer as released in 0.1.0: ``spacy-cws.GDTransformer.v2``
-    without trigrams (see there)."""
-    return build_gd_transformer_v2(
-        width, depth, n_heads, ff_width, dropout, attention_dropout, sigma, gaussian, directional,
-        encoders, fusion, position, hired, highway_input, highway_output, bigram_width,
-    )
 
 
 @registry.architectures("spacy-cws.GDTransformer.v2")

@@ -123,10 +123,9 @@ def character_gap_probabilities(
         span_probs: per text, per span float32 (end - start,) from
         unit_start_probabilities.
 
-    All texts in one numpy pass over their characters laid end to end (text
-    by text, the numpy calls cost about 10 µs a CTB6 sentence): the
-    probability of a boundary after each character, of which each text keeps
-    all but its last.
+    All texts in one numpy pass over their characters laid end to end (not
+    text by text: docs/experiments/inference.md): the probability of a
+    boundary after each character, of which each text keeps all but its last.
     """
     lengths = numpy.fromiter(map(len, texts), dtype=numpy.int64, count=len(texts))
     text_starts = numpy.cumsum(lengths) - lengths

@@ -206,7 +206,7 @@ class Segmenter(SegmenterSerialization, TrainablePipe):
     def set_inference_precision(self, precision: str) -> None:
         """Run the torch inference copy in ``precision`` until the pipeline is
         loaded again (it then runs float32): "float32", "bfloat16" (fast on
-        CPUs with AVX512-BF16 or AMX, about 20x slower elsewhere) or "auto"
+        CPUs with AVX512-BF16 or AMX, slow elsewhere) or "auto"
         (bfloat16 on such CPUs); ONNX Runtime runs its graph's precision
         whatever this says (SegmenterNetwork.precision).
         RAISES ValueError: for another name."""

@@ -4,7 +4,7 @@ from thinc.api import Config
 
 DEFAULT_MODEL_CONFIG = """
 [model]
-@architectures = "spacy-cws.GDTransformer.v1"
+@architectures = "spacy-cws.GDTransformer.v2"
 width = 256
 depth = 6
 n_heads = 4

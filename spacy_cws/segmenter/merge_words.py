@@ -10,9 +10,8 @@ words that cover it. There are two ways, giving the same tokens:
   every Doc straight from the character pretokenizer) is rebuilt in place:
   ``Doc.__init__`` runs again on the same object with the words and spaces,
   and the Doc-level state is put back. spaCy has no public way to replace a
-  Doc's tokens in place other than the retokenizer, which costs 5-9 µs per
-  character on CTB6 test against about 1 µs for this
-  (docs/experiments/inference.md).
+  Doc's tokens in place other than the retokenizer, which is several times
+  slower (docs/experiments/inference.md).
 - Any other Doc goes through spaCy's retokenizer, which carries token
   annotations (tags, entities, tensor rows) into the merged tokens. The
   retokenizer is quadratic in the number of merges of one ``retokenize()``

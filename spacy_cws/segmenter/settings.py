@@ -45,9 +45,8 @@ class SegmenterSettings:
         in logit units (nats) per decision.
     user_dictionary_bonus_with_lexicon: in "prefer" mode, give a model with
         a lexicon the decoding bonus too, besides the lexicon features
-        (``spacy_cws adapt`` sets it for its mined words, with a bonus of
-        1.0: on ZX dev it added 0.4 F1 and 2.9 points of OOV recall to
-        zh_cws_gd_sm's lexicon features alone; docs/guides/domain-adaptation.md).
+        (``spacy_cws adapt`` sets it for its mined words; what it does on
+        ZX: docs/guides/domain-adaptation.md).
     user_dictionary_join_unknown_pieces: in "prefer" mode with the decoding
         bonus and a lexicon, keep a user word whole where the model cuts it
         into a piece of two or more characters that no lexicon channel

@@ -85,7 +85,7 @@ def constrained_words(
     Most texts keep the model's words: no span to keep whole, and every
     unbroken span inside one word (numbers the model keeps whole). They are
     found for the whole batch in one numpy pass over the texts laid end to
-    end; text by text, the numpy calls cost about 10 µs a CTB6 sentence.
+    end (not text by text: docs/experiments/inference.md).
     """
     unbroken = [(patterns(text), view.runs, view.clusters) for text, view in zip(texts, views)]
     changed = _with_cut_spans(texts, words, unbroken)

@@ -26,10 +26,9 @@ from .unbroken_spans import PatternSpans
 from .unit_windows import unit_windows
 from .user_words import UserWords
 
-# Units featurized and scored at a time (unit_windows.py): about 2 MB of
-# features; a batch of 256 CTB6 sentences (about 12,000 units) fits in one
-# window. Peak RSS for one 1,000,000-character text grows with it (segment_texts
-# of zh_cws_gd_sm: +71 MB at 16,384 units, +133 MB at 65,536).
+# Units featurized and scored at a time (unit_windows.py); a batch of 256 CTB6
+# sentences fits in one window, and the peak memory of one long text grows with
+# it (docs/experiments/inference.md, "Windows").
 WINDOW_UNITS = 16384
 
 

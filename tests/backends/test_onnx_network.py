@@ -8,7 +8,7 @@ pytest.importorskip("onnx")
 from spacy_cws.backends.onnx_export import export_graph
 from spacy_cws.backends.onnx_network import OnnxNetwork
 from spacy_cws.backends.torch_network import TorchNetwork
-from spacy_cws.nets.bmes_tagger import build_bmes_tagger
+from spacy_cws.nets.bmes_tagger import build_bmes_tagger_v2
 
 from ..nets.test_gd_transformer import ABLATIONS, SETTINGS, _initialized
 from ..nets.test_inference_module import _batch, _with_random_weights
@@ -30,7 +30,7 @@ def _longer_batch(criteria: int = 1):
 
 
 def _bmes(decoder: str):
-    model = build_bmes_tagger(
+    model = build_bmes_tagger_v2(
         unigram_width=8,
         bigram_width=4,
         width=16,

@@ -104,6 +104,27 @@ def test_a_peer_on_20_ctb6_lines(shared_data, tmp_path):
     assert lines[0] == " ".join("".join(sentences[0].words))
 
 
+def test_the_summary_holds_each_peers_figures_from_the_same_run(shared_data, tmp_path):
+    """--summary writes what README's tables are rendered from: each peer's scores, speed, load and memory."""
+    summary = tmp_path / "benchmark.json"
+    records = benchmark_peers(
+        tmp_path / "run", "--assets", shared_data, "--peers", "spacy-zh-char", "--test-sets", "ctb6,zx",
+        "--max-lines", 10, "--pipeline", "ours=zh_cws_gd_sm", "--summary", summary,
+    )
+    data = json.loads(summary.read_text(encoding="utf-8"))
+    assert set(data["peers"]) == {"spacy-zh-char", "ours"} and set(data["test_sets"]) == {"ctb6", "zx"}
+    assert data["peers"]["ours"]["model_version"] == spacy.load("zh_cws_gd_sm").meta["version"]
+    for record in records:
+        peer = data["peers"][record["peer"]]
+        figures = peer["test_sets"][record["testset"]]
+        assert figures["f1"] == pytest.approx(record["f1"], abs=1e-6)
+        assert figures["oov_recall"] == pytest.approx(record["oov_recall"], abs=1e-6)
+        assert figures["chars_per_second"] == round(record["chars_per_second"])
+        assert peer["rss_loaded_mb"] == pytest.approx(record["rss_loaded_mb"], abs=0.05)
+        assert data["test_sets"][record["testset"]]["characters"] == record["characters"]
+    assert data["run"]["threads"] == 1 and "--summary" in data["run"]["command"]
+
+
 def test_missing_package_gives_a_skip_record(tmp_path):
     # A jieba module first on the workers' path that fails to import, as a missing one does.
     (tmp_path / "hidden").mkdir()

@@ -8,6 +8,7 @@ import srsly
 import typer.main
 
 from spacy_cws.cli import app
+from spacy_cws.segmenter.moved_settings import MOVED_SETTINGS
 
 from ..conftest import REPO_ROOT
 
@@ -60,3 +61,13 @@ def test_every_documented_project_command_exists():
     names = {command["name"] for command in project["commands"]} | set(project.get("workflows", {}))
     missing = [(document, name) for document, name in documented(PROJECT_COMMAND) if name not in names]
     assert not missing, f"project commands the docs show that project.yml lacks: {missing}"
+
+
+def test_no_documented_command_sets_a_moved_setting_on_the_component():
+    """Overrides name where a setting lives now (spacy_cws/segmenter/moved_settings.py): the training-only
+    ones under [initialize.components.gd_segmenter], the export and precision ones not in a config at all."""
+    moved = re.compile(r"(?<!initialize\.)components\.gd_segmenter\.(" + "|".join(MOVED_SETTINGS) + r")\b")
+    project = [("project.yml", match) for line in (REPO_ROOT / "project.yml").read_text(encoding="utf-8").splitlines()
+               for match in moved.findall(line)]
+    found = documented(moved) + project
+    assert not found, f"commands that set a moved gd_segmenter setting: {found}"

@@ -3,7 +3,7 @@ import numpy
 import pytest
 import torch
 
-from spacy_cws.nets.bmes_tagger import build_bmes_tagger
+from spacy_cws.nets.bmes_tagger import build_bmes_tagger_v2
 from spacy_cws.nets.criterion_growth import add_criterion_head, add_first_criteria
 from spacy_cws.nets.inference import inference_module, predict_with
 from spacy_cws.nets.wrapped_module import torch_module
@@ -60,6 +60,6 @@ def test_first_criteria_of_zeros_change_nothing():
 
 
 def test_a_bmes_tagger_is_refused():
-    model = build_bmes_tagger(width=16, depth=1, n_heads=2, ff_width=32, dropout=0.0)
+    model = build_bmes_tagger_v2(width=16, depth=1, n_heads=2, ff_width=32, dropout=0.0)
     with pytest.raises(ValueError, match="tags B/M/E/S"):
         add_first_criteria(model, 2)

@@ -4,7 +4,7 @@ import numpy
 import pytest
 import torch
 
-from spacy_cws.nets.gd_transformer import build_gd_transformer
+from spacy_cws.nets.gd_transformer import build_gd_transformer_v2
 from spacy_cws.nets.pytorch_gd_transformer import GDTransformer
 from spacy_cws.nets.wrapped_module import torch_module
 
@@ -27,7 +27,7 @@ def _sequences():
 
 
 def _initialized(settings, n_criteria=0):
-    model = build_gd_transformer(**settings)
+    model = build_gd_transformer_v2(**settings)
     model.set_dim("nV", 20)
     model.set_dim("nB", 12)
     model.set_dim("nC", n_criteria, force=True)
@@ -106,11 +106,11 @@ def test_highway_output_adds_an_early_head_only():
 
 def test_invalid_settings_name_the_setting():
     with pytest.raises(ValueError, match="highway"):
-        build_gd_transformer(**{**SETTINGS, "hired": False})
+        build_gd_transformer_v2(**{**SETTINGS, "hired": False})
     with pytest.raises(ValueError, match="encoders"):
-        build_gd_transformer(**{**SETTINGS, "encoders": ["left"]})
+        build_gd_transformer_v2(**{**SETTINGS, "encoders": ["left"]})
     with pytest.raises(ValueError, match="divisible"):
-        build_gd_transformer(**{**SETTINGS, "width": 15})
+        build_gd_transformer_v2(**{**SETTINGS, "width": 15})
 
 
 @pytest.mark.parametrize("bigram_width", [0, 8])

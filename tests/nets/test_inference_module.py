@@ -3,7 +3,7 @@ import numpy
 import pytest
 import torch
 
-from spacy_cws.nets.bmes_tagger import build_bmes_tagger
+from spacy_cws.nets.bmes_tagger import build_bmes_tagger_v2
 from spacy_cws.nets import inference
 from spacy_cws.nets.inference import check_precision, inference_module, predict_with, resolve_precision
 from spacy_cws.nets.pytorch_fused_gd import FusedGDTransformer
@@ -59,7 +59,7 @@ def test_bfloat16_copy_is_close_and_leaves_the_model_float32():
 
 
 def _bmes_tagger():
-    model = build_bmes_tagger(
+    model = build_bmes_tagger_v2(
         unigram_width=8, bigram_width=4, width=16, depth=2, n_heads=2, ff_width=32, dropout=0.3, window=2
     )
     model.set_dim("nV", 20)

@@ -19,7 +19,7 @@ TEXTS = ["".join(s.split()) for s in SENTENCES]
 
 def _tagger(decoder, window, **settings):
     model = {
-        "@architectures": "spacy-cws.BMESTagger.v1",
+        "@architectures": "spacy-cws.BMESTagger.v2",
         "unigram_width": 16,
         "bigram_width": 8,
         "width": 32,

@@ -17,7 +17,7 @@ from spacy_cws.segmenter.training_settings import TrainingSettings
 
 from ..segmentation_data import MODEL, blank_pipeline, make_examples
 
-GD_MODEL = {"@architectures": "spacy-cws.GDTransformer.v1", **MODEL}
+GD_MODEL = {"@architectures": "spacy-cws.GDTransformer.v2", **MODEL}
 CHANGED = {"max_length": 64, "batch_units": 300, "user_dictionary_mode": "prefer", "opencc": None}
 SETTINGS = [field.name for field in dataclasses.fields(SegmenterSettings)]
 TRAINING = {"bigram_min_count": 1, "jackknife_folds": 3, "word_replacement_threshold": 1.5}
