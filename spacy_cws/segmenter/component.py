@@ -30,7 +30,6 @@ from ..lexicon import load_lexicon
 from ..nets.precisions import check_precision
 from .criteria import check_new_criterion
 from .doc_text import doc_text, forget_text
-from .factory import make_gd_segmenter  # noqa: F401  (the entry point's name: registers the factory)
 from .featurizer import Featurizer
 from .gap_probs_extension import ScoredText, set_gap_probs
 from .initialization import initial_data

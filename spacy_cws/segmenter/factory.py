@@ -5,22 +5,19 @@ settings.py), the model and the scorer, as spaCy's own factories take
 theirs; what acts only in training is an argument of ``Segmenter.initialize``
 (``[initialize.components.NAME]``), what acts only at export one of
 ``Segmenter.export_onnx``. The settings that moved there are still taken
-from earlier configs (moved_settings.py). spacy_cws.segmenter.component
-imports this module, so the entry point's name, ``component:make_gd_segmenter``,
-registers the factory.
+from earlier configs (moved_settings.py). spaCy finds the factory through
+the ``spacy_factories`` entry point ``factory:make_gd_segmenter`` (setup.cfg),
+importing this module when a config first names ``gd_segmenter``.
 """
-from typing import TYPE_CHECKING, Callable, List, Optional
+from typing import Callable, List, Optional
 
 from spacy.language import Language
 from thinc.api import Model
 
+from .component import Segmenter
 from .default_model import DEFAULT_MODEL
 from .moved_settings import TRAINING_KEYS, read_moved_settings
 from .settings import SegmenterSettings, default_settings
-
-if TYPE_CHECKING:
-    from .component import Segmenter
-
 
 @Language.factory(
     "gd_segmenter",
@@ -84,8 +81,6 @@ def make_gd_segmenter(
         },
         name,
     )
-    from .component import Segmenter  # which imports this module: the factory is registered with it
-
     training = {key: moved[key] for key in TRAINING_KEYS if key in moved}
     segmenter = Segmenter(nlp.vocab, model, name, scorer=scorer, settings=settings, configured_training=training)
     if precision is not None:

@@ -10,7 +10,8 @@ import pytest
 import spacy
 from confection import ConfigValidationError
 
-from spacy_cws.segmenter.component import Segmenter, make_gd_segmenter
+from spacy_cws.segmenter.component import Segmenter
+from spacy_cws.segmenter.factory import make_gd_segmenter
 from spacy_cws.segmenter.moved_settings import MOVED_SETTINGS
 from spacy_cws.segmenter.settings import SegmenterSettings
 from spacy_cws.segmenter.training_settings import TrainingSettings

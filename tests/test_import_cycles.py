@@ -1,11 +1,13 @@
-"""The modules of spacy_cws.nets import one another one way: no module reaches
-itself through its imports, whether at the top or inside a function."""
+"""The modules of each spacy_cws package import one another one way: no module
+reaches itself through its imports, whether at the top or inside a function."""
 import ast
 from pathlib import Path
 
-import spacy_cws.nets
+import pytest
 
-NETS = Path(spacy_cws.nets.__file__).parent
+import spacy_cws
+
+PACKAGES = sorted(path.parent for path in Path(spacy_cws.__file__).parent.rglob("__init__.py"))
 
 
 def _imports(path: Path) -> set:
@@ -28,7 +30,8 @@ def _cycle(graph: dict, start: str, path: tuple = ()) -> tuple:
     return ()
 
 
-def test_no_module_of_nets_imports_itself_through_others():
-    graph = {path.stem: _imports(path) for path in NETS.glob("*.py")}
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda path: path.name)
+def test_no_module_of_a_package_imports_itself_through_others(package):
+    graph = {path.stem: _imports(path) for path in package.glob("*.py")}
     cycles = [" -> ".join(cycle) for cycle in map(lambda name: _cycle(graph, name), sorted(graph)) if cycle]
     assert not cycles, cycles
