@@ -24,7 +24,8 @@ A string of Han characters is a candidate word of the domain when
   by count) that the model, on this text, makes a word alone most of the
   time (的, 了, 在, 着, but also 小 of the names 小舞 and 小环, which the model
   cuts 小|舞: what follows 小, 舞, is no word of the model's, so the name
-  stays a candidate);
+  stays a candidate, if its branching entropy, below, is at least
+  ``function_prefix_entropy``);
 - it is not a fragment of a longer candidate that holds nearly all of its
   occurrences ("小凡" stays beside "张小凡" when it occurs alone too);
 - it is not two words: a candidate found by the statistics alone that cuts
@@ -93,6 +94,9 @@ class MiningSettings:
         character only where the rest is a word the model outputs
         confidently (的 + 时候), not a name the model cuts (小 + 舞); False:
         drop every candidate edged by one.
+    function_prefix_entropy: the least branching entropy of a candidate
+        that starts with a function character (such candidates are more
+        often phrases, 了一下, than names).
     """
 
     min_length: int = 2
@@ -109,6 +113,7 @@ class MiningSettings:
     split_compounds: bool = True
     min_branching_entropy: float = 0.0
     function_affixes: bool = True
+    function_prefix_entropy: float = 2.5
 
     def check(self) -> None:
         """RAISES ValueError: for thresholds out of range."""
@@ -315,6 +320,8 @@ def mine_lexicon(
             continue
         entropy = stats.branching_entropy(gram)
         if entropy < settings.min_branching_entropy:
+            continue
+        if gram[0] in function_chars and entropy < settings.function_prefix_entropy:
             continue
         mined[gram] = MinedWord(gram, count, variety, cohesion, sources=["statistics"], branching_entropy=entropy)
     if model_words is not None:

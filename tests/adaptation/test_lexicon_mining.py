@@ -97,6 +97,9 @@ def test_a_name_with_a_function_character_is_kept_an_affixed_word_is_not(zh_cws_
     model_words = model_word_statistics(zx_raw, *labelled, settings.confidence, settings.max_length)
     strict = {entry.word for entry in mine_lexicon(zx_raw, model_words, settings, segmenter.symbols)}
     assert "年老大" not in strict and strict < words
+    # Such a candidate also needs boundary freedom: no string has a branching entropy of 10 here.
+    picky = MiningSettings(function_prefix_entropy=10.0)
+    assert "年老大" not in {entry.word for entry in mine_lexicon(zx_raw, model_words, picky, segmenter.symbols)}
 
 
 def test_branching_entropy_by_hand():
