@@ -32,9 +32,6 @@ from spacy.util import fix_random_seed
 from thinc.api import Adam
 from tqdm import tqdm
 
-# Where the mined words' matches label their gaps in self-training (SelfTrainingSettings.distant).
-DISTANT = ("off", "unsure", "all")
-
 
 @dataclass
 class SelfTrainingSettings:
@@ -44,11 +41,7 @@ class SelfTrainingSettings:
     dropout: training dropout; distill: the gaps below the threshold get
     the starting model's probability as a soft target instead of no loss
     (distillation, a guard against forgetting); seed: of the order of the
-    texts and of dropout (spacy.util.fix_random_seed); distant: the matches
-    of the user dictionary's words (the mined lexicon) label their gaps,
-    inner gaps no boundary and edges boundary (distant_labels): "unsure"
-    where the model's label is not a confident one, "all" wherever, "off":
-    never."""
+    texts and of dropout (spacy.util.fix_random_seed)."""
 
     steps: int = 100
     batch_chars: int = 2_000
@@ -58,7 +51,6 @@ class SelfTrainingSettings:
     dropout: float = 0.1
     distill: bool = True
     seed: int = 0
-    distant: str = "off"
 
     def check(self) -> None:
         """RAISES ValueError: for settings out of range."""
@@ -68,8 +60,6 @@ class SelfTrainingSettings:
             raise ValueError(f"steps must be >= 0 and batch_chars >= 1, got {self.steps} and {self.batch_chars}")
         if self.learn_rate <= 0 or self.l2sp < 0 or not 0 <= self.dropout < 1:
             raise ValueError("learn_rate must be > 0, l2sp >= 0 and dropout in [0, 1)")
-        if self.distant not in DISTANT:
-            raise ValueError(f"distant must be one of {', '.join(DISTANT)}, got {self.distant!r}")
 
 
 def partial_labels(gap_probs: numpy.ndarray, threshold: float, distill: bool = False) -> numpy.ndarray:
@@ -79,28 +69,6 @@ def partial_labels(gap_probs: numpy.ndarray, threshold: float, distill: bool = F
     labels = numpy.array(gap_probs, dtype=numpy.float32) if distill else numpy.full(len(gap_probs), -1, dtype=numpy.float32)
     labels[gap_probs >= threshold] = 1.0
     labels[gap_probs <= 1.0 - threshold] = 0.0
-    return labels
-
-
-def distant_labels(labels: numpy.ndarray, matches: numpy.ndarray, where: str) -> numpy.ndarray:
-    """``labels`` (partial_labels) with the gaps of dictionary matches set hard:
-    0 inside each match, 1 at its edges inside the text (distant annotation,
-    Ding et al. 2020, as partial labels). matches: int64 (k, 2) [start, end)
-    character offsets (UserDictionary.matches: longest first, then
-    leftmost, so they do not overlap). where: "unsure", only gaps whose
-    label is not 0 or 1 already; "all": every gap of a match.
-    RETURNS a new array."""
-    labels = numpy.array(labels, dtype=numpy.float32)
-    hard = numpy.zeros(len(labels), dtype=numpy.float32) - 1.0
-    for start, end in matches.tolist():
-        hard[start : end - 1] = 0.0  # gap i lies between characters i and i + 1
-        for gap in (start - 1, end - 1):
-            if 0 <= gap < len(labels):
-                hard[gap] = 1.0
-    settable = hard >= 0
-    if where == "unsure":
-        settable &= (labels != 0.0) & (labels != 1.0)
-    labels[settable] = hard[settable]
     return labels
 
 
@@ -149,9 +117,6 @@ def self_train(
     fix_random_seed(settings.seed)  # dropout and batch order: the same run gives the same weights
     started = time.perf_counter()
     labels = [partial_labels(probs, settings.threshold, settings.distill) for probs in gap_probs]
-    if settings.distant != "off":
-        dictionary = segmenter.user_words.dictionary
-        labels = [distant_labels(seq, dictionary.matches(text), settings.distant) for seq, text in zip(labels, texts)]
     n_gaps = sum(len(seq) for seq in labels)
     labelled = sum(int(((seq == 0) | (seq == 1)).sum()) for seq in labels) / max(n_gaps, 1)
     segmenter.network.require_weights(segmenter.name)

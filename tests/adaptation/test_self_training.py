@@ -4,7 +4,7 @@ import pytest
 import spacy
 from thinc.api import NumpyOps
 
-from spacy_cws.adaptation.self_training import SelfTrainingSettings, distant_labels, partial_labels, self_train
+from spacy_cws.adaptation.self_training import SelfTrainingSettings, partial_labels, self_train
 from spacy_cws.decoding.gap_labels import gap_labels, unit_starts_word
 from spacy_cws.decoding.softmax_loss import softmax_cross_entropy
 from spacy_cws.features.character_view import Normaliser
@@ -15,20 +15,6 @@ def test_partial_labels_threshold_and_distillation():
     probs = numpy.array([0.99, 0.5, 0.02, 0.9, 0.04], dtype=numpy.float32)
     numpy.testing.assert_array_equal(partial_labels(probs, 0.95), [1, -1, 0, -1, 0])
     numpy.testing.assert_allclose(partial_labels(probs, 0.95, distill=True), [1, 0.5, 0, 0.9, 0])
-
-
-def test_distant_labels_of_dictionary_matches():
-    # 田不易看着张小凡: the mined words 田不易 (0-3) and 张小凡 (5-8) match; 7 gaps.
-    probs = numpy.array([0.97, 0.5, 0.99, 0.01, 0.6, 0.98, 0.02], dtype=numpy.float32)
-    labels = partial_labels(probs, 0.95, distill=True)
-    matches = numpy.array([[0, 3], [5, 8]], dtype=numpy.int64)
-    # Inside each match no boundary, at its edges a boundary (the text's own ends have no gap).
-    numpy.testing.assert_allclose(distant_labels(labels, matches, "all"), [0, 0, 1, 0, 1, 0, 0])
-    # "unsure": the model's confident labels stay (its 0.97 boundary inside 田不易, 0.98 inside 张小凡).
-    numpy.testing.assert_allclose(distant_labels(labels, matches, "unsure"), [1, 0, 1, 0, 1, 1, 0])
-    numpy.testing.assert_allclose(labels, [1, 0.5, 1, 0, 0.6, 1, 0])  # not changed in place
-    with pytest.raises(ValueError, match="distant must be one of"):
-        SelfTrainingSettings(distant="everywhere").check()
 
 
 def test_unit_gap_labels_agree_with_gold_gap_labels():
