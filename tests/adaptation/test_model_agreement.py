@@ -35,5 +35,6 @@ def test_the_shipped_model_cuts_names_and_knows_common_words(zh_cws_gd_sm_nlp, z
 
 
 def test_absent_candidates_have_no_occurrences():
-    result = word_agreement(["没有"], [numpy.array([[0, 2]])], [numpy.array([0.01], dtype=numpy.float32)], ["张小凡"], 0.9)
+    probs = [numpy.array([0.01], dtype=numpy.float32)]
+    result = word_agreement(["没有"], [numpy.array([[0, 2]])], probs, ["张小凡"], confidence=0.9)
     assert result["张小凡"].occurrences == 0 and result["张小凡"].unsure_share == pytest.approx(0.0)
