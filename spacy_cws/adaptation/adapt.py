@@ -126,7 +126,7 @@ def adapt_pipeline(
     words, probs = label_texts(segmenter, texts, progress)
     model_words = model_word_statistics(texts, words, probs, mining.confidence, mining.max_length)
     mined = mine_lexicon(texts, model_words, mining, segmenter.symbols, progress)
-    del words, probs
+    del words, probs, model_words
     if lexicon:
         config = nlp.get_pipe_config(name)  # saved in config.cfg
         config["user_dictionary_mode"] = "prefer"

@@ -9,7 +9,6 @@ import typer
 from wasabi import msg
 
 from ..adaptation.few_shot import FewShotSettings
-from ..backends.choice import require_torch
 from ..backends.export_options import ONNX_MATMULS, ONNX_TABLES
 from ..segmenter.moved_settings import upgrade_config
 from . import app
@@ -30,16 +29,28 @@ def adapt_cli(
     output: Optional[Path] = typer.Option(
         None, "--output", "-o", help="Folder for the adapted pipeline (spacy.load(DIR)); with --suggest, a file."
     ),
-    lexicon_only: bool = typer.Option(False, "--lexicon-only", help="Mine the domain lexicon only; no training."),
+    lexicon_only: bool = typer.Option(
+        False, "--lexicon-only", help="Mine the domain lexicon only, no training (the default)."
+    ),
+    self_train: bool = typer.Option(
+        False, "--self-train", help="After mining, fine-tune the segmenter on its own confident gaps (needs torch)."
+    ),
     no_lexicon: bool = typer.Option(
         False, "--no-lexicon", help="Self-train without adding the mined words (they are still written)."
     ),
-    steps: int = typer.Option(100, "--steps", min=0, help="Self-training optimizer steps (about 2,000 characters each)."),
-    threshold: float = typer.Option(
-        0.95, "--threshold", min=0.5, max=1.0, help="Gap probability that makes a self-training label (and 1 - it: no boundary)."
+    steps: Optional[int] = typer.Option(
+        None, "--steps", min=0, help="Self-training optimizer steps (about 2,000 characters each; default 100)."
     ),
-    learn_rate: float = typer.Option(1e-4, "--learn-rate", min=0.0, help="Self-training learning rate (Adam)."),
-    l2sp: float = typer.Option(0.0, "--l2sp", min=0.0, help="Weight of the L2-SP penalty toward the source weights."),
+    threshold: Optional[float] = typer.Option(
+        None, "--threshold", min=0.5, max=1.0,
+        help="Gap probability that makes a self-training label (and 1 - it: no boundary; default 0.95).",
+    ),
+    learn_rate: Optional[float] = typer.Option(
+        None, "--learn-rate", min=0.0, help="Self-training learning rate (Adam; default 1e-4)."
+    ),
+    l2sp: Optional[float] = typer.Option(
+        None, "--l2sp", min=0.0, help="Weight of the L2-SP penalty toward the source weights (default 0)."
+    ),
     mask_only: bool = typer.Option(
         False, "--mask-only", help="Mask the gaps below the threshold out of the loss instead of distilling the source's probabilities."
     ),
@@ -80,9 +91,11 @@ def adapt_cli(
     line; at least 1,000 characters, ideally 100,000 or more): words of the
     domain are mined from the text (accessor variety, PMI and the model's own
     confident words) and join the segmenter's lexicon in prefer mode, with a
-    decoding bonus; then, unless --lexicon-only, the segmenter is fine-tuned
-    on the gaps of the text it is sure of (the others keep the source's
-    probabilities as soft targets, or with --mask-only leave the loss). Writes the adapted pipeline to DIR (spacy.load(DIR),
+    decoding bonus. With --self-train (needs torch) the segmenter is then
+    fine-tuned on the gaps of the text it is sure of (the others keep the
+    source's probabilities as soft targets, or with --mask-only leave the
+    loss); it did not pay on average over four domains, so it is not the
+    default. Writes the adapted pipeline to DIR (spacy.load(DIR),
     spacy package), the mined words to DIR/domain_words.txt ('word count' a
     line, the user-dictionary format: read, edit, reuse with --user-dict)
     and what was done to DIR/adaptation.json. A source that holds an ONNX
@@ -105,18 +118,15 @@ def adapt_cli(
 
     from ..adaptation.adapt import adapt_pipeline
     from ..adaptation.lexicon_mining import MiningSettings, write_lexicon
-    from ..adaptation.self_training import SelfTrainingSettings
     from ..segmenter.pipeline_segmenters import segmenter_component
     from .adapt_input import read_adaptation_input
+    from .adapt_self_training import self_training_options
     from .adapt_suggestions import write_suggestions
 
-    if lexicon_only and no_lexicon:
-        fail("--lexicon-only and --no-lexicon leave nothing to do: pass one of them.")
-    if not lexicon_only and gold is None and suggest is None:
-        try:  # before minutes of mining
-            require_torch("Self-training (adapt without --lexicon-only)")
-        except ImportError as err:
-            fail(str(err))
+    training = self_training_options(
+        self_train, lexicon_only, no_lexicon, gold, suggest,
+        steps=steps, threshold=threshold, learn_rate=learn_rate, l2sp=l2sp, mask_only=mask_only,
+    )
     gold_sentences, texts = read_adaptation_input(raw_text, gold, lexicon_only, suggest)
     if output is None and suggest is None:
         fail("Missing option '--output': the folder for the adapted pipeline.")
@@ -134,9 +144,6 @@ def adapt_cli(
         return
     check_pipeline_output(output, force, source_folder(nlp))
     mining = MiningSettings(min_count=min_count, min_accessor_variety=min_av)
-    training = None if lexicon_only or gold else SelfTrainingSettings(
-        steps=steps, threshold=threshold, learn_rate=learn_rate, l2sp=l2sp, distill=not mask_only
-    )
     few_shot = FewShotSettings(criterion=criterion, steps=gold_steps)
     try:
         result = adapt_pipeline(

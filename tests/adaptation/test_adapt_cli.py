@@ -65,7 +65,7 @@ def test_lexicon_only_writes_a_loadable_pipeline(raw_file, zx_raw, tmp_path):
 
 def test_self_training_steps(raw_file, tmp_path):
     output = tmp_path / "adapted"
-    result = invoke("zh_cws_gd_sm", raw_file, "--output", output, "--steps", 2)
+    result = invoke("zh_cws_gd_sm", raw_file, "--output", output, "--self-train", "--steps", 2)
     assert result.exit_code == 0, result.output
     report = spacy.util.srsly.read_json(output / "adaptation.json")
     assert report["self_training"]["labelled_gap_share"] > 0.5
@@ -87,14 +87,45 @@ def test_self_training_steps(raw_file, tmp_path):
 
 def test_self_training_exports_as_the_options_say(raw_file, tmp_path):
     output = tmp_path / "adapted"
-    options = ["--steps", 1, "--tables", "int8", "--matmuls", "float32"]
+    options = ["--self-train", "--steps", 1, "--tables", "int8", "--matmuls", "float32"]
     result = invoke("zh_cws_gd_sm", raw_file, "--output", output, *options)
     assert result.exit_code == 0, result.output
     segmenter = spacy.load(output).get_pipe("gd_segmenter")
     assert segmenter.cfg["onnx_tables"] == "int8" and segmenter.cfg["onnx_matmuls"] == "float32"
     assert segmenter.inference_precision == "float32"
-    refused = invoke("zh_cws_gd_sm", raw_file, "--output", tmp_path / "bad", "--steps", 1, "--matmuls", "int2")
+    refused = invoke("zh_cws_gd_sm", raw_file, "--output", tmp_path / "bad", "--self-train", "--matmuls", "int2")
     assert_refused(refused, "int2")
+
+
+def test_the_default_mines_the_lexicon_and_trains_nothing(raw_file, tmp_path):
+    output = tmp_path / "adapted"
+    result = invoke("zh_cws_gd_sm", raw_file, "--output", output)
+    assert result.exit_code == 0, result.output
+    report = srsly.read_json(output / "adaptation.json")
+    assert report["self_training"] is None and "self_training" not in report["settings"]
+    assert "张小凡" in read_user_dictionary(output / "domain_words.txt")
+    # The same pipeline as --lexicon-only's: the source's weights and graph.
+    lexicon_only = tmp_path / "lexicon-only"
+    assert invoke("zh_cws_gd_sm", raw_file, "--output", lexicon_only, "--lexicon-only").exit_code == 0
+    assert (output / "domain_words.txt").read_bytes() == (lexicon_only / "domain_words.txt").read_bytes()
+    text = "张小凡看着前方那个中年文士，田不易淡淡道。"
+    assert [t.text for t in spacy.load(output)(text)] == [t.text for t in spacy.load(lexicon_only)(text)]
+
+
+def test_options_that_conflict_with_the_default_or_each_other_are_refused(raw_file, tmp_path):
+    output = tmp_path / "out"
+    assert_refused(invoke("zh_cws_gd_sm", raw_file, "--output", output, "--steps", 2), "--steps tune self-training")
+    tuned = invoke("zh_cws_gd_sm", raw_file, "--output", output, "--threshold", 0.9, "--mask-only")
+    assert_refused(tuned, "--threshold, --mask-only tune self-training, which runs with --self-train only")
+    both = invoke("zh_cws_gd_sm", raw_file, "--output", output, "--lexicon-only", "--self-train")
+    assert_refused(both, "--lexicon-only trains nothing; --self-train self-trains")
+    neither = invoke("zh_cws_gd_sm", raw_file, "--output", output, "--lexicon-only", "--no-lexicon")
+    assert_refused(neither, "--no-lexicon self-trains")
+    gold = tmp_path / "gold.txt"
+    gold.write_text("张小凡 看着 前方 。\n" * 60, encoding="utf-8")
+    with_gold = invoke("zh_cws_gd_sm", raw_file, "--output", output, "--gold", gold, "--self-train")
+    assert_refused(with_gold, "pass one of --gold and --self-train")
+    assert not output.exists()
 
 
 def test_refusals(raw_file, tmp_path):
@@ -137,7 +168,7 @@ def test_self_training_without_torch_is_refused_before_the_text_is_segmented(raw
         "from spacy_cws.cli import app\n"
         "app(sys.argv[1:], prog_name='spacy_cws')\n"
     )
-    args = ["adapt", "zh_cws_gd_sm", str(raw_file), "--output", str(tmp_path / "out")]
+    args = ["adapt", "zh_cws_gd_sm", str(raw_file), "--output", str(tmp_path / "out"), "--self-train"]
     result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
     assert result.returncode == 1, result.stderr[-2000:]
     assert "needs torch" in result.stderr and 'pip install "spacy-cws[train]"' in result.stderr

@@ -63,14 +63,66 @@ def test_mined_words_are_mostly_gold_zx_words(mined_zx, zx_gold_words):
     assert precision > 0.8, precision
     # The novel's names, which the source model cuts (张|小|凡), are found.
     assert {"张小凡", "田灵儿", "宋大仁"} <= set(words)
-    counts = [entry.count for entry in mined_zx]
-    assert counts == sorted(counts, reverse=True)
+
+
+def test_words_the_model_cuts_rank_before_words_it_knows(mined_zx):
+    rank = {entry.word: index for index, entry in enumerate(mined_zx)}
+    # 张小凡 is the most frequent name and the model never makes it a word;
+    # 自己 and 没有 are about as frequent and it segments them right.
+    assert rank["张小凡"] == 0
+    by_count = sorted(mined_zx, key=lambda entry: -entry.count)
+    for word in ("自己", "没有"):
+        assert [entry.word for entry in by_count].index(word) < 20 and rank[word] > 50, word
+    unsure = [entry.unsure for entry in mined_zx]
+    assert unsure == sorted(unsure, reverse=True)
+    assert all(0 <= entry.unsure <= entry.count for entry in mined_zx)
+    assert mined_zx[0].unsure == mined_zx[0].count
 
 
 def test_function_characters_do_not_edge_a_word(mined_zx):
     for entry in mined_zx:
         if entry.sources == ["statistics"]:
             assert entry.word[0] not in "的了着" and entry.word[-1] not in "的了着", entry.word
+
+
+def test_a_name_with_a_function_character_is_kept_an_affixed_word_is_not(zh_cws_gd_sm_nlp, zx_raw, mined_zx):
+    # The name 年老大 starts with 年, which the model makes a word alone on
+    # this text; what follows, 老大, is no word of the model's here. 的时候 is
+    # 的 + 时候, a word the model knows.
+    words = {entry.word for entry in mined_zx}
+    assert "年老大" in words and "的时候" not in words
+    segmenter = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter")
+    settings = MiningSettings(function_affixes=False)
+    labelled = segmenter.segment_with_probs(zx_raw)
+    model_words = model_word_statistics(zx_raw, *labelled, settings.confidence, settings.max_length)
+    strict = {entry.word for entry in mine_lexicon(zx_raw, model_words, settings, segmenter.symbols)}
+    assert "年老大" not in strict and strict < words
+    # Such a candidate also needs boundary freedom: no string has a branching entropy of 10 here.
+    picky = MiningSettings(function_prefix_entropy=10.0)
+    assert "年老大" not in {entry.word for entry in mine_lexicon(zx_raw, model_words, picky, segmenter.symbols)}
+
+
+def test_branching_entropy_by_hand():
+    texts = ["张小凡看着碧瑶", "碧瑶看着张小凡", "小凡与碧瑶", "张小凡，碧瑶"]
+    stats = NgramStatistics(texts, max_length=4)
+    # 碧瑶: left neighbours 着, (edge), 与, (edge): H = log 4; right: (edge) x2, 看, (edge): log 4.
+    assert stats.branching_entropy("碧瑶") == pytest.approx(math.log(4))
+    # 小凡: left 张 x3 and one edge; right 看, (edge), 与, (edge): the left side's entropy.
+    assert stats.branching_entropy("小凡") == pytest.approx(-(0.75 * math.log(0.75) + 0.25 * math.log(0.25)))
+    # 张小 is always followed by 凡.
+    assert stats.branching_entropy("张小") == pytest.approx(0.0)
+    assert stats.branching_entropy("没有") == 0.0
+
+
+def test_branching_entropy_tells_a_word_from_its_fragment(zx_raw):
+    stats = NgramStatistics(zx_raw, max_length=4)
+    for word, fragment in (("张小凡", "张小"), ("田不易", "田不"), ("青云门", "云门")):
+        assert stats.counts[word] >= 10
+        assert stats.branching_entropy(word) > 1.5 > 0.5 > stats.branching_entropy(fragment), (word, fragment)
+    # A threshold keeps the names and keeps out every candidate below it.
+    mined = mine_lexicon(zx_raw, settings=MiningSettings(min_branching_entropy=1.5))
+    assert {"张小凡", "田不易", "青云门"} <= {entry.word for entry in mined}
+    assert all(entry.branching_entropy >= 1.5 for entry in mined)
 
 
 def test_written_lexicon_reads_as_a_user_dictionary(mined_zx, tmp_path):

@@ -1,0 +1,40 @@
+"""What the model made of each occurrence of a candidate word (adaptation/model_agreement.py)."""
+import numpy
+import pytest
+
+from spacy_cws.adaptation.model_agreement import word_agreement
+
+
+def test_agreement_by_hand():
+    text = "张小凡看着张小凡笑"
+    # The model's words: 张|小凡|看着|张小凡|笑.
+    words = numpy.array([[0, 1], [1, 3], [3, 5], [5, 8], [8, 9]], dtype=numpy.int64)
+    probs = numpy.full(len(text) - 1, 0.02, dtype=numpy.float32)
+    probs[[0, 2, 4, 7]] = 0.99  # boundaries after 张, 凡, 着, 凡
+    probs[5] = 0.3  # 张|小 inside the second 张小凡: not cut, but doubted
+    result = word_agreement([text], [words], [probs], ["张小凡", "看着", "小凡"], confidence=0.9)
+    assert (result["张小凡"].occurrences, result["张小凡"].made, result["张小凡"].confident) == (2, 1, 0)
+    assert result["张小凡"].cut_inside == 1
+    assert result["张小凡"].unsure_share == 1.0
+    assert (result["看着"].occurrences, result["看着"].made, result["看着"].confident) == (1, 1, 1)
+    assert result["看着"].unsure_share == 0.0
+    # 小凡 is a word once (after 张|) and inside 张小凡 the other time: not made, not cut inside.
+    assert (result["小凡"].occurrences, result["小凡"].made, result["小凡"].cut_inside) == (2, 1, 0)
+
+
+def test_the_shipped_model_cuts_names_and_knows_common_words(zh_cws_gd_sm_nlp, zx_raw):
+    segmenter = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter")
+    words, probs = segmenter.segment_with_probs(zx_raw)
+    result = word_agreement(zx_raw, words, probs, ["张小凡", "田不易", "自己", "没有"], confidence=0.9)
+    for name in ("张小凡", "田不易"):
+        assert result[name].occurrences >= 40
+        assert result[name].cut_inside > 0.9 * result[name].occurrences, name
+    for word in ("自己", "没有"):
+        assert result[word].occurrences >= 30
+        assert result[word].unsure_share < 0.1, word
+
+
+def test_absent_candidates_have_no_occurrences():
+    probs = [numpy.array([0.01], dtype=numpy.float32)]
+    result = word_agreement(["没有"], [numpy.array([[0, 2]])], probs, ["张小凡"], confidence=0.9)
+    assert result["张小凡"].occurrences == 0 and result["张小凡"].unsure_share == pytest.approx(0.0)
