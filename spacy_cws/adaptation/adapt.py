@@ -9,11 +9,11 @@
 3. Unless ``self_training`` is None, the segmenter segments the text again,
    now with the lexicon, and is fine-tuned on its own confident gaps
    (self_training.py). Or, given ``gold`` sentences, it learns their
-   standard as a new criterion with gap heads of its own, the encoders
-   frozen, so the source's criterion segments as before (few_shot.py). A
-   pipeline that held an ONNX graph gets one of the new weights
-   (export_onnx), exported as its source's was unless told otherwise, so it
-   ships and runs as its source did.
+   standard as a new criterion with gap heads and a top encoder layer of
+   its own, the shared weights frozen, so the source's criterion segments
+   as before (few_shot.py). A pipeline that held an ONNX graph gets one of
+   the new weights (export_onnx), exported as its source's was unless told
+   otherwise, so it ships and runs as its source did.
 Nothing but the pipeline and the raw text (and, for a new standard, a few
 hundred gold sentences) is needed: no training corpus.
 """

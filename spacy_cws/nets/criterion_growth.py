@@ -21,7 +21,7 @@ from thinc.api import Model
 
 from .wrapped_module import torch_module
 
-# The parameter names (prefixes) of what only criteria with their own heads use,
+# The parameter names (prefixes) of what only criteria with their own heads or top layers use,
 # and of the criterion embedding: what learns a new criterion.
 CRITERION_PARAMETERS = ("criterion_embedding.", "criterion_heads.", "criterion_early_heads.", "criterion_layers.")
 
