@@ -37,7 +37,8 @@ def add_new_criterion(segmenter: Segmenter, name: str, source: str, model_config
     RETURNS: the criterion the segmenter segmented by before: its default
         criterion, or ``source`` for a single-criterion model.
     RAISES ValueError: if the segmenter already has the criterion, ``name``
-        equals ``source``, or its model is not a GD-Transformer;
+        equals ``source`` (check_new_criterion_name), or its model is not a
+        GD-Transformer;
         ImportError: without torch, naming the train extra.
     """
     from ..nets.criterion_growth import add_criterion_head, add_criterion_layer, add_first_criteria
@@ -49,12 +50,11 @@ def add_new_criterion(segmenter: Segmenter, name: str, source: str, model_config
             f"'{segmenter.name}' has the architecture {architecture}: a new criterion with its own gap heads "
             f"needs a GD-Transformer ({', '.join(GD_ARCHITECTURES)})"
         )
+    check_new_criterion_name(segmenter, name, source)
     if segmenter.criteria:
         before = segmenter.cfg["criterion"] or segmenter.criteria[0]
         segmenter.add_criterion(name)
     else:
-        if name == source:
-            raise ValueError(f"The new criterion needs a name other than the source's ('{source}')")
         segmenter.network.require_weights(segmenter.name)
         add_first_criteria(segmenter.model, 2)
         segmenter.featurizer.criteria = [source, name]
@@ -69,3 +69,14 @@ def add_new_criterion(segmenter: Segmenter, name: str, source: str, model_config
     if settings.get("criterion_layers"):
         model_config["criterion_layers"] = list(settings["criterion_layers"])
     return before
+
+
+def check_new_criterion_name(segmenter: Segmenter, name: str, source: str) -> None:
+    """RAISES ValueError: if ``segmenter`` has a criterion ``name`` already (a
+    single-criterion one: its source criterion's name ``source``)."""
+    taken = segmenter.criteria or [source]
+    if name in taken:
+        raise ValueError(
+            f"'{segmenter.name}' has the criterion '{name}' already (its criteria: {', '.join(taken)}): "
+            "give the new one another name (--criterion)"
+        )

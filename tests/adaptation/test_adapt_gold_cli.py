@@ -83,11 +83,14 @@ def test_gold_refusals(files, tmp_path):
     assert_refused(
         invoke("zh_cws_gd_sm", "--output", tmp_path / "f", "--gold", untiled), f"{untiled}:3: the words do not tile"
     )
+    # A name the source's criteria have: refused before the raw text is labelled and mined.
+    taken = invoke("zh_cws_gd", raw, "--output", tmp_path / "g", "--gold", files / "gold.txt", "--criterion", "sxu")
+    assert_refused(taken, "has the criterion 'sxu' already (its criteria: ctb6, sxu)")
     both = invoke("zh_cws_gd_sm", raw, "--output", tmp_path / "c", "--gold", files / "gold.txt", "--lexicon-only")
     assert_refused(both, "--lexicon-only learns none")
     assert_refused(invoke("zh_cws_gd_sm", "--output", tmp_path / "d"), "Give the raw text of your domain")
     assert_refused(invoke("zh_cws_gd_sm", raw), "Missing option '--output'")
-    assert not any((tmp_path / name).exists() for name in "abcdef")
+    assert not any((tmp_path / name).exists() for name in "abcdefg")
 
 
 def test_suggest_writes_the_least_certain_lines_segmented(files, tmp_path):
