@@ -47,7 +47,7 @@ class FewShotSettings:
     source_criterion: str = "source"
     top_layer: bool = True
     steps: Optional[int] = None
-    min_steps: int = 300
+    min_steps: int = 150
     passes: float = 3.0
     batch_chars: int = 1_000
     learn_rate: float = 1e-3
