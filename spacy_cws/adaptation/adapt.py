@@ -9,11 +9,11 @@
 3. Unless ``self_training`` is None, the segmenter segments the text again,
    now with the lexicon, and is fine-tuned on its own confident gaps
    (self_training.py). Or, given ``gold`` sentences, it learns their
-   standard as a new criterion with gap heads of its own, the encoders
-   frozen, so the source's criterion segments as before (few_shot.py). A
-   pipeline that held an ONNX graph gets one of the new weights
-   (export_onnx), exported as its source's was unless told otherwise, so it
-   ships and runs as its source did.
+   standard as a new criterion with gap heads and a top encoder layer of
+   its own, the shared weights frozen, so the source's criterion segments
+   as before (few_shot.py). A pipeline that held an ONNX graph gets one of
+   the new weights (export_onnx), exported as its source's was unless told
+   otherwise, so it ships and runs as its source did.
 Nothing but the pipeline and the raw text (and, for a new standard, a few
 hundred gold sentences) is needed: no training corpus.
 """
@@ -27,6 +27,7 @@ from tqdm import tqdm
 
 from ..backends.export_options import DEFAULT_MATMULS, DEFAULT_TABLES, check_export_options
 from ..segmenter.component import Segmenter
+from ..segmenter.new_criterion import check_new_criterion_name
 from ..segmenter.pipeline_segmenters import segmenter_component
 from .few_shot import FewShotSettings, learn_gold_standard
 from .lexicon_mining import MinedWord, MiningSettings, mine_lexicon, model_word_statistics
@@ -98,7 +99,8 @@ def adapt_pipeline(
         ``few_shot``, None for the defaults), instead of self-training.
     RAISES ValueError: for a pipeline without gd_segmenter, settings out of
         range, both ``self_training`` and ``gold``, (training) a model that
-        tags B/M/E/S, or (gold) a criterion the segmenter has already;
+        tags B/M/E/S, or (gold) a criterion name the segmenter has already
+        (checked before any work);
         ImportError: (training) without torch, or (a pipeline with an ONNX
         graph) without the onnx package, naming the extra.
     """
@@ -117,6 +119,8 @@ def adapt_pipeline(
         "matmuls": matmuls or segmenter.cfg.get("onnx_matmuls", DEFAULT_MATMULS),
     }
     check_export_options(**export)
+    if gold is not None:  # before minutes of labelling and mining
+        check_new_criterion_name(segmenter, few_shot.criterion, few_shot.source_criterion)
     if (self_training is not None or gold is not None) and segmenter.model.attrs.get("labels", "gaps") != "gaps":
         raise ValueError(
             f"'{name}' tags B/M/E/S: self-training and learning from gold sentences need a gap model "

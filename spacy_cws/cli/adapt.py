@@ -77,8 +77,14 @@ def adapt_cli(
         "at least 50): learned as the new default criterion instead of self-training. Needs torch."
     ),
     criterion: str = typer.Option("user", "--criterion", help="With --gold: the name of the new criterion."),
-    gold_steps: int = typer.Option(
-        FewShotSettings.steps, "--gold-steps", min=1, help="With --gold: optimizer steps."
+    gold_steps: Optional[int] = typer.Option(
+        None, "--gold-steps", min=1, help=f"With --gold: optimizer steps (default: {FewShotSettings.min_steps:,}, or "
+        f"{FewShotSettings.passes:g} passes over a gold file of more than "
+        f"{FewShotSettings.min_steps * FewShotSettings.batch_chars / FewShotSettings.passes:,.0f} characters)."
+    ),
+    gold_heads_only: bool = typer.Option(
+        False, "--gold-heads-only", help="With --gold: the new criterion learns gap heads and its embedding only; "
+        "the encoders' top layer stays shared (by default it gets a copy of its own that learns too)."
     ),
     suggest: Optional[int] = typer.Option(
         None, "--suggest", min=1, help="Write the N raw lines the pipeline is least sure of, segmented, for you to "
@@ -109,7 +115,8 @@ def adapt_cli(
     With --gold FILE (a few hundred sentences segmented by your standard,
     words separated by spaces) the segmenter learns that standard instead of
     self-training: a new criterion (--criterion, default 'user') with gap
-    heads of its own, the default of the output; the source's criterion
+    heads and a top encoder layer of its own (--gold-heads-only: heads
+    only), the default of the output; the source's criterion
     (e.g. ctb6) still segments as before, chosen by doc._.cws_criterion or
     the criterion setting. RAW_TEXT is then optional (the lexicon is mined
     from the gold sentences' text). --suggest N writes the N raw lines the
@@ -144,7 +151,7 @@ def adapt_cli(
         return
     check_pipeline_output(output, force, source_folder(nlp))
     mining = MiningSettings(min_count=min_count, min_accessor_variety=min_av)
-    few_shot = FewShotSettings(criterion=criterion, steps=gold_steps)
+    few_shot = FewShotSettings(criterion=criterion, steps=gold_steps, top_layer=not gold_heads_only)
     try:
         result = adapt_pipeline(
             nlp, texts, mining, training, lexicon=not no_lexicon, bonus=bonus or None, progress=progress,

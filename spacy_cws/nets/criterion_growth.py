@@ -7,9 +7,11 @@
 - ``add_criterion_head``: a criterion gets gap scoring heads of its own
   (the final head, and with HiRED the early one), copies of the shared
   ones; the other criteria keep theirs.
+- ``add_criterion_layer``: a criterion also runs the top layer of every
+  encoder as a copy of its own; the other criteria keep the shared one.
 
-With the encoders frozen, training the new criterion's embedding row and
-heads then changes nothing that another criterion computes
+With the shared weights frozen, training the new criterion's embedding row,
+heads and top layers then changes nothing that another criterion computes
 (adaptation/few_shot.py).
 """
 import copy
@@ -19,9 +21,9 @@ from thinc.api import Model
 
 from .wrapped_module import torch_module
 
-# The parameter names (prefixes) of what only criteria with their own heads use,
+# The parameter names (prefixes) of what only criteria with their own heads or top layers use,
 # and of the criterion embedding: what learns a new criterion.
-CRITERION_PARAMETERS = ("criterion_embedding.", "criterion_heads.", "criterion_early_heads.")
+CRITERION_PARAMETERS = ("criterion_embedding.", "criterion_heads.", "criterion_early_heads.", "criterion_layers.")
 
 
 def add_first_criteria(model: Model, n_criteria: int) -> None:
@@ -61,6 +63,27 @@ def add_criterion_head(model: Model, criterion: int) -> None:
         module.criterion_early_heads.append(copy.deepcopy(module.early_head))
     module.criterion_head_ids.append(criterion)
     model.attrs["settings"]["criterion_heads"] = list(module.criterion_head_ids)
+
+
+def add_criterion_layer(model: Model, criterion: int) -> None:
+    """Give the criterion of id ``criterion`` a copy of its own of the top
+    layer of every encoder (so it computes as before until trained),
+    recorded in the model's settings (``criterion_layers``), which build the
+    module when the pipeline loads.
+
+    RAISES ValueError: for a model that is not a gap model, or a criterion
+        it does not have or that has its own top layer already.
+    """
+    module = _gap_module(model)
+    if not 0 <= criterion < module.n_criteria or criterion in module.criterion_layer_ids:
+        raise ValueError(
+            f"'{model.name}' cannot give criterion {criterion} a top layer of its own: unknown, or it has one"
+        )
+    module.criterion_layers.append(
+        torch.nn.ModuleDict({key: copy.deepcopy(encoder.layers[-1]) for key, encoder in module.encoders.items()})
+    )
+    module.criterion_layer_ids.append(criterion)
+    model.attrs["settings"]["criterion_layers"] = list(module.criterion_layer_ids)
 
 
 def _gap_module(model: Model):

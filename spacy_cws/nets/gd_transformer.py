@@ -1,4 +1,4 @@
-"""The thinc wrapper of the GD-Transformer, registered as ``spacy-cws.GDTransformer.v2``
+"""The thinc wrapper of the GD-Transformer, registered as ``spacy-cws.GDTransformer.v2`` and ``.v3``
 (``.v1``, for pipelines saved with it, is in spacy_cws/legacy).
 
 The torch module (pytorch_gd_transformer.py) is built in ``init`` once the
@@ -43,6 +43,41 @@ def build_gd_transformer_v2(
     word_rows: int = 65536,
     criterion_heads: List[int] = [],
 ) -> Model[InT, OutT]:
+    """The GD-Transformer gap scorer: ``spacy-cws.GDTransformer.v3`` without
+    criteria of their own top layers (see there)."""
+    return build_gd_transformer_v3(
+        width, depth, n_heads, ff_width, dropout, attention_dropout, sigma, gaussian, directional,
+        encoders, fusion, position, hired, highway_input, highway_output, bigram_width, trigram_width,
+        trigram_rows, word_slots, word_width, word_rows, criterion_heads,
+    )
+
+
+@registry.architectures("spacy-cws.GDTransformer.v3")
+def build_gd_transformer_v3(
+    width: int = 256,
+    depth: int = 6,
+    n_heads: int = 4,
+    ff_width: int = 1024,
+    dropout: float = 0.1,
+    attention_dropout: float = 0.0,
+    sigma: float = 4.0,
+    gaussian: bool = True,
+    directional: bool = True,
+    encoders: List[str] = ["centre", "forward", "backward"],
+    fusion: str = "gate",
+    position: str = "none",
+    hired: bool = True,
+    highway_input: bool = True,
+    highway_output: bool = True,
+    bigram_width: int = 0,
+    trigram_width: int = 0,
+    trigram_rows: int = 0,
+    word_slots: int = 0,
+    word_width: int = 64,
+    word_rows: int = 65536,
+    criterion_heads: List[int] = [],
+    criterion_layers: List[int] = [],
+) -> Model[InT, OutT]:
     """The GD-Transformer gap scorer (Duan & Zhao 2020; see GDTransformer).
 
     Input: a list of sequences, each int array (n, 11): per symbol its unigram
@@ -67,6 +102,9 @@ def build_gd_transformer_v2(
     11 + word_slots columns.
     criterion_heads: the ids of the criteria with gap scoring heads of their
     own (``spacy_cws adapt --gold`` sets it); the others share the heads.
+    criterion_layers: the ids of the criteria that also run the top layer of
+    every encoder as a copy of their own (``adapt --gold`` sets it, unless
+    --gold-heads-only); the others share it.
     """
     settings = dict(
         width=width,
@@ -91,6 +129,7 @@ def build_gd_transformer_v2(
         word_width=word_width,
         word_rows=word_rows,
         criterion_heads=list(criterion_heads),
+        criterion_layers=list(criterion_layers),
     )
     validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
     return segmentation_model("gd_transformer", _module_class, settings, _convert_outputs, edges=True)

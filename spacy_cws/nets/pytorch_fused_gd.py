@@ -33,6 +33,11 @@ class FusedGDTransformer(GDTransformer):
             self.directions, first.d_head, self.sigma, self.gaussian, self.directional, first.qkv.weight.dtype
         )
         del self.encoders
+        self.stacked_criterion_layers = torch.nn.ModuleList(
+            StackedEncoderLayer([layers[f"{name}_encoder"] for name in self.directions])
+            for layers in self.criterion_layers
+        )
+        del self.criterion_layers
         if self.hired:
             poolings = [self.pooling[f"{name}_pooling"] for name in self.directions]
             self.pool_word = StackedLinear([pooling.word for pooling in poolings])
@@ -52,6 +57,18 @@ class FusedGDTransformer(GDTransformer):
         for layer in self.stacked_layers[start:stop]:
             streams = layer(streams, scale, bias)
         return streams
+
+    def _own_top_layers(self):
+        return self.stacked_criterion_layers
+
+    @staticmethod
+    def _run_own_layer(layer: StackedEncoderLayer, streams: torch.Tensor, masks) -> torch.Tensor:
+        scale, bias = masks
+        return layer(streams, scale, bias)
+
+    @staticmethod
+    def _where(rows: torch.Tensor, own: torch.Tensor, shared: torch.Tensor) -> torch.Tensor:
+        return torch.where(rows[None, :, None, None], own, shared)
 
     def _pool(self, streams: torch.Tensor, word_ids: torch.Tensor, real_early: torch.Tensor, embedded: torch.Tensor):
         """WordPooling of every stream at once: each position's word sum is a

@@ -16,7 +16,7 @@ from torch import nn
 
 from ..features.symbol_specials import PAD
 from .pytorch_biaffine import N_GAP_CLASSES, GapScoringHead
-from .pytorch_gaussian_attention import DirectionalEncoder, direction_mask, gaussian_weights
+from .pytorch_gaussian_attention import DirectionalEncoder, EncoderLayer, direction_mask, gaussian_weights
 from .architecture_settings import validate_settings  # checked without torch
 from .lookup_table import LookupTable
 from .pytorch_input_features import LexiconAndTrigramInput
@@ -87,6 +87,11 @@ class GDTransformer(nn.Module):
         learned later from a few gold sentences gets its own, with everything
         the other criteria use frozen, so they segment as before
         (adaptation/few_shot.py). Empty: every criterion shares the heads.
+    criterion_layers: the ids of the criteria that also run the top layer
+        of every encoder as a copy of their own (in the order of the
+        copies): what a criterion learned from gold sentences learns inside
+        the encoders while the other criteria compute as before. Empty: every
+        criterion shares the layers.
     width, depth, n_heads, ff_width, dropout: Table 4 hyperparameters (depth
         is layers per encoder).
     attention_dropout: dropout on the attention weights (0 = none).
@@ -129,14 +134,14 @@ class GDTransformer(nn.Module):
         word_width: int = 0,
         word_rows: int = 0,
         criterion_heads: Sequence[int] = (),
+        criterion_layers: Sequence[int] = (),
     ):
         super().__init__()
         if bigram_width < 0 or n_criteria < 0:
             raise ValueError(f"bigram_width and n_criteria must be >= 0, got {bigram_width}, {n_criteria}")
-        if any(not 0 <= criterion < n_criteria for criterion in criterion_heads):
-            raise ValueError(
-                f"criterion_heads must be criterion ids below n_criteria = {n_criteria}, got {criterion_heads}"
-            )
+        for setting, ids in (("criterion_heads", criterion_heads), ("criterion_layers", criterion_layers)):
+            if any(not 0 <= criterion < n_criteria for criterion in ids):
+                raise ValueError(f"{setting} must be criterion ids below n_criteria = {n_criteria}, got {ids}")
         encoders = list(encoders)
         validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
         self.width = width
@@ -147,6 +152,7 @@ class GDTransformer(nn.Module):
         self.hired = hired
         self.highway_input = highway_input
         self.highway_output = highway_output
+        self.depth = depth
         self.split = depth // 2 if hired else depth
         self.embedding = nn.Embedding(n_symbols, width, padding_idx=PAD)
         self.bigram_width = bigram_width
@@ -165,6 +171,15 @@ class GDTransformer(nn.Module):
         self.encoders = nn.ModuleDict(
             {f"{name}_encoder": DirectionalEncoder(name, depth, width, n_heads, ff_width, dropout, attention_dropout)
                 for name in encoders}
+        )
+        # A criterion's own top layers, keyed as self.encoders: {direction}_encoder.
+        self.criterion_layer_ids = [int(criterion) for criterion in criterion_layers]
+        self.criterion_layers = nn.ModuleList(
+            nn.ModuleDict(
+                {f"{name}_encoder": EncoderLayer(width, n_heads, ff_width, dropout, attention_dropout)
+                    for name in encoders}
+            )
+            for _ in criterion_layers
         )
         self.head = GapScoringHead(width, fusion, dropout)
         self.criterion_head_ids = [int(criterion) for criterion in criterion_heads]
@@ -233,7 +248,9 @@ class GDTransformer(nn.Module):
         with the encoders stacked into one batched computation.
         """
         masks = self._attention_masks(lengths, embedded.shape[1])
-        streams = self._run_layers(self._start_streams(embedded), masks, 0, self.split)
+        # With criteria of their own top layers, the shared stack stops below the top layer.
+        shared_top = self.depth - 1 if self.criterion_layer_ids else self.depth
+        streams = self._run_layers(self._start_streams(embedded), masks, 0, min(self.split, shared_top))
         heads = []
         if self.hired:
             early = self._gap_logits(self.early_head, self.criterion_early_heads, streams, criteria)
@@ -243,9 +260,11 @@ class GDTransformer(nn.Module):
             gaps = torch.arange(early.shape[1], device=embedded.device)[None, :]
             real_early = early * (gaps < (lengths[:, None] - 1)).unsqueeze(-1)
             streams = self._pool(streams, word_ids, real_early, embedded)
-            streams = self._run_layers(streams, masks, self.split, None)
+            streams = self._run_layers(streams, masks, self.split, shared_top)
             if self.highway_output:
                 heads.append(early)
+        if self.criterion_layer_ids:
+            streams = self._top_layer(streams, masks, criteria)
         heads.insert(0, self._gap_logits(self.head, self.criterion_heads, streams, criteria))
         return torch.stack(heads)
 
@@ -258,7 +277,28 @@ class GDTransformer(nn.Module):
             logits = torch.where((criteria == criterion)[:, None, None], head(named), logits)
         return logits
 
+    def _top_layer(self, streams, masks, criteria: torch.Tensor):
+        """The top encoder layer: each sequence's criterion's own copy (criterion_layer_ids), or the shared one."""
+        shared = self._run_layers(streams, masks, self.depth - 1, None)
+        for criterion, layers in zip(self.criterion_layer_ids, self._own_top_layers()):
+            own = self._run_own_layer(layers, streams, masks)
+            shared = self._where(criteria == criterion, own, shared)
+        return shared
+
     # -- the stream hooks of encode (one tensor per direction) ---------------------
+
+    def _own_top_layers(self):
+        return self.criterion_layers
+
+    @staticmethod
+    def _run_own_layer(layers: nn.ModuleDict, streams: Dict[str, torch.Tensor], masks) -> Dict[str, torch.Tensor]:
+        allowed, gauss = masks
+        return {name: layers[f"{name}_encoder"](x, allowed[name], gauss) for name, x in streams.items()}
+
+    @staticmethod
+    def _where(rows: torch.Tensor, own: Dict[str, torch.Tensor], shared: Dict[str, torch.Tensor]):
+        """Per stream ``own`` for the sequences of bool (B,) ``rows``, else ``shared``."""
+        return {name: torch.where(rows[:, None, None], own[name], x) for name, x in shared.items()}
 
     def _attention_masks(self, lengths: torch.Tensor, length: int):
         """Per direction the bool (B, 1, T, T) allowed keys, and the Gaussian (T, T) or None."""

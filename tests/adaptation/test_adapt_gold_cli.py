@@ -41,6 +41,9 @@ def test_gold_becomes_the_default_criterion_and_the_source_stays_selectable(file
     nlp = spacy.load(output)
     segmenter = nlp.get_pipe("gd_segmenter")
     assert segmenter.criteria == ["source", "user"] and segmenter.cfg["criterion"] == "user"
+    model = nlp.get_pipe_config("gd_segmenter")["model"]  # its own top layer and heads load with it
+    assert model["@architectures"] == "spacy-cws.GDTransformer.v3"
+    assert model["criterion_heads"] == model["criterion_layers"] == [1]
     assert segmenter.has_graph  # it runs on ONNX Runtime as its source did
     text = "张小凡看着前方那个中年文士。"
     doc = nlp.make_doc(text)
@@ -52,10 +55,16 @@ def test_gold_becomes_the_default_criterion_and_the_source_stays_selectable(file
 def test_gold_without_raw_text_learns_from_the_gold_text(files, tmp_path):
     output = tmp_path / "adapted"
     gold = files / "gold.txt"
-    result = invoke("zh_cws_gd", "--output", output, "--gold", gold, "--gold-steps", 1, "--criterion", "zx")
+    result = invoke(
+        "zh_cws_gd", "--output", output, "--gold", gold, "--gold-steps", 1, "--criterion", "zx", "--gold-heads-only"
+    )
     assert result.exit_code == 0, result.output
-    segmenter = spacy.load(output).get_pipe("gd_segmenter")
+    nlp = spacy.load(output)
+    segmenter = nlp.get_pipe("gd_segmenter")
     assert segmenter.criteria == ["ctb6", "sxu", "zx"] and segmenter.cfg["criterion"] == "zx"
+    model = nlp.get_pipe_config("gd_segmenter")["model"]  # heads only: the v2 settings, as before v3
+    assert model["@architectures"] == "spacy-cws.GDTransformer.v2" and "criterion_layers" not in model
+    assert model["criterion_heads"] == [2]
     assert srsly.read_json(output / "adaptation.json")["few_shot"]["source_criterion"] == "ctb6"
 
 
@@ -74,11 +83,14 @@ def test_gold_refusals(files, tmp_path):
     assert_refused(
         invoke("zh_cws_gd_sm", "--output", tmp_path / "f", "--gold", untiled), f"{untiled}:3: the words do not tile"
     )
+    # A name the source's criteria have: refused before the raw text is labelled and mined.
+    taken = invoke("zh_cws_gd", raw, "--output", tmp_path / "g", "--gold", files / "gold.txt", "--criterion", "sxu")
+    assert_refused(taken, "has the criterion 'sxu' already (its criteria: ctb6, sxu)")
     both = invoke("zh_cws_gd_sm", raw, "--output", tmp_path / "c", "--gold", files / "gold.txt", "--lexicon-only")
     assert_refused(both, "--lexicon-only learns none")
     assert_refused(invoke("zh_cws_gd_sm", "--output", tmp_path / "d"), "Give the raw text of your domain")
     assert_refused(invoke("zh_cws_gd_sm", raw), "Missing option '--output'")
-    assert not any((tmp_path / name).exists() for name in "abcdef")
+    assert not any((tmp_path / name).exists() for name in "abcdefg")
 
 
 def test_suggest_writes_the_least_certain_lines_segmented(files, tmp_path):

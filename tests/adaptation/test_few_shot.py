@@ -28,14 +28,17 @@ def zx_gold(shared_data):
     return [[token.rsplit("_", 1)[0] for token in line.split()] for line in lines]
 
 
-def test_the_new_criterion_learns_the_gold_standard_and_the_source_stays(zx_gold, zx_raw):
+@pytest.mark.parametrize("top_layer", [True, False])
+def test_the_new_criterion_learns_the_gold_standard_and_the_source_stays(zx_gold, zx_raw, top_layer):
     nlp = spacy.load("zh_cws_gd_sm", config={"components": {"gd_segmenter": {"inference_backend": "torch"}}})
     segmenter = nlp.get_pipe("gd_segmenter")
     before_wrong = wrong_gaps(segmenter, zx_gold, None)
     before_words, before_probs = segmenter.segment_with_probs(zx_raw)
     weights = {name: p.detach().clone() for name, p in torch_module(segmenter.model).named_parameters()}
-    stats = learn_gold_standard(nlp, segmenter, zx_gold, FewShotSettings(criterion="zx", steps=20, batch_chars=600))
+    settings = FewShotSettings(criterion="zx", steps=20, batch_chars=600, top_layer=top_layer)
+    stats = learn_gold_standard(nlp, segmenter, zx_gold, settings)
     assert stats["source_criterion"] == "source" and stats["last_gold_loss"] < stats["first_gold_loss"]
+    assert stats["steps"] == 20
     assert segmenter.criteria == ["source", "zx"]
     assert segmenter.cfg["criterion"] == nlp.get_pipe_config("gd_segmenter")["criterion"] == "zx"
     assert wrong_gaps(segmenter, zx_gold, "zx") < 0.7 * before_wrong
@@ -43,21 +46,36 @@ def test_the_new_criterion_learns_the_gold_standard_and_the_source_stays(zx_gold
     source_words, source_probs = segmenter.segment_with_probs(zx_raw, ["source"] * len(zx_raw))
     assert all(numpy.array_equal(a, b) for a, b in zip(before_words, source_words))
     assert all(numpy.array_equal(a, b) for a, b in zip(before_probs, source_probs))
-    # Only the new criterion's embedding row and heads learned; everything can learn again afterwards.
+    # ... and under the new one other probabilities.
+    _, new_probs = segmenter.segment_with_probs(zx_raw, ["zx"] * len(zx_raw))
+    assert numpy.abs(numpy.concatenate(new_probs) - numpy.concatenate(source_probs)).max() > 0.1
+    # Only the new criterion's embedding row, heads (and top layer) learned; everything can learn again afterwards.
     module = torch_module(segmenter.model)
     assert all(torch.equal(p, weights[name]) for name, p in module.named_parameters() if name in weights)
     assert torch.equal(module.criterion_embedding.weight[0], torch.zeros_like(module.criterion_embedding.weight[0]))
     assert all(p.requires_grad for p in module.parameters())
+    assert module.criterion_layer_ids == ([1] if top_layer else [])
+    if top_layer:  # the copy of the shared top layer learned
+        shared, own = module.encoders["centre_encoder"].layers[-1], module.criterion_layers[0]["centre_encoder"]
+        assert not torch.equal(own.attention.qkv.weight, shared.attention.qkv.weight)
 
 
 @pytest.mark.parametrize(
     "settings, message",
     [
         (FewShotSettings(criterion=""), "need names"),
-        (FewShotSettings(steps=-1), "steps must be >= 0"),
-        (FewShotSettings(learn_rate=0), "learn_rate must be > 0"),
+        (FewShotSettings(steps=-1), "steps and min_steps must be >= 0"),
+        (FewShotSettings(learn_rate=0), "learn_rate and criterion_learn_rate must be > 0"),
+        (FewShotSettings(passes=0), "passes, learn_rate"),
     ],
 )
 def test_settings_out_of_range(settings, message):
     with pytest.raises(ValueError, match=message):
         settings.check()
+
+
+def test_the_steps_grow_with_a_larger_gold_file():
+    settings = FewShotSettings()
+    assert settings.steps_for(7_000) == settings.min_steps
+    assert settings.steps_for(1_000_000) == 3_000  # 3 passes of 1,000 characters a step
+    assert FewShotSettings(steps=5).steps_for(1_000_000) == 5

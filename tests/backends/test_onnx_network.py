@@ -9,6 +9,7 @@ from spacy_cws.backends.onnx_export import export_graph
 from spacy_cws.backends.onnx_network import OnnxNetwork
 from spacy_cws.backends.torch_network import TorchNetwork
 from spacy_cws.nets.bmes_tagger import build_bmes_tagger_v2
+from spacy_cws.nets.criterion_growth import add_criterion_head, add_criterion_layer
 
 from ..nets.test_gd_transformer import ABLATIONS, SETTINGS, _initialized
 from ..nets.test_inference_module import _batch, _with_random_weights
@@ -72,6 +73,14 @@ def test_gd_graph_gives_the_torch_scores_for_any_batch_and_length(change):
 def test_multi_criteria_graph_reads_each_sequences_criterion():
     model = _with_random_weights(_initialized(SETTINGS, n_criteria=3))
     _assert_same_scores_and_words(model, [_longer_batch(criteria=3)])
+
+
+def test_a_criterion_with_its_own_heads_and_top_layer_is_in_the_graph():
+    """adapt --gold's new criterion: the graph runs its own top layers and heads for its sequences only."""
+    model = _initialized(SETTINGS, n_criteria=3)
+    add_criterion_head(model, 2)
+    add_criterion_layer(model, 2)
+    _assert_same_scores_and_words(_with_random_weights(model), [_longer_batch(criteria=3), _batch()])
 
 
 @pytest.mark.parametrize("decoder", ["crf", "softmax"])

@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from spacy_cws.nets.bmes_tagger import build_bmes_tagger_v2
-from spacy_cws.nets.criterion_growth import add_criterion_head, add_first_criteria
+from spacy_cws.nets.criterion_growth import add_criterion_head, add_criterion_layer, add_first_criteria
 from spacy_cws.nets.inference import inference_module, predict_with
 from spacy_cws.nets.wrapped_module import torch_module
 
@@ -45,6 +45,40 @@ def test_a_criterion_head_changes_only_its_criterion(settings):
         numpy.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
     with pytest.raises(ValueError, match="cannot give criterion 1 heads of its own"):
         add_criterion_head(model, 1)
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        SETTINGS,
+        {**SETTINGS, "depth": 1, "hired": False, "highway_input": False, "highway_output": False},
+        {**SETTINGS, "depth": 3, "encoders": ["centre"]},
+    ],
+)
+def test_a_criterion_top_layer_changes_only_its_criterion(settings):
+    model = _with_random_weights(_initialized(settings, n_criteria=2))
+    first, second = with_criterion(_sequences(), 0), with_criterion(_sequences(), 1)
+    before = [model.predict(first), model.predict(second)]
+    add_criterion_layer(model, 1)
+    assert model.attrs["settings"]["criterion_layers"] == [1]
+    for sequences, expected in zip((first, second), before):  # copies of the shared top layers
+        for got, want in zip(model.predict(sequences), expected):
+            numpy.testing.assert_array_equal(got, want)
+    module = torch_module(model)
+    assert set(module.criterion_layers[0]) == {f"{name}_encoder" for name in settings["encoders"]}
+    with torch.no_grad():
+        for parameter in module.criterion_layers.parameters():
+            parameter.add_(0.3)
+    for got, want in zip(model.predict(first), before[0]):
+        numpy.testing.assert_array_equal(got, want)
+    assert not any(numpy.allclose(got, want) for got, want in zip(model.predict(second), before[1]))
+    # The inference copy (stacked encoders) builds the layers from the settings and gives the same scores.
+    mixed = [*first[:2], *second[2:]]
+    copy = inference_module(model, "float32")
+    for got, want in zip(predict_with(copy, model, mixed), model.predict(mixed)):
+        numpy.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError, match="cannot give criterion 1 a top layer of its own"):
+        add_criterion_layer(model, 1)
 
 
 def test_first_criteria_of_zeros_change_nothing():
