@@ -67,7 +67,7 @@ HAN_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U00031
 
 @dataclass
 class MiningSettings:
-    """Thresholds of mine_lexicon (defaults chosen on ZX dev, docs/guides/domain-adaptation.md).
+    """Thresholds of mine_lexicon (defaults chosen on ZX dev, docs/experiments/adaptation.md).
 
     min_length, max_length: candidate lengths in characters.
     min_count: occurrences in the raw text, for both kinds of candidate.

@@ -19,7 +19,7 @@ gaps it is unsure of. Optionally L2-SP (Li, Grandvalet & Davoine 2018,
 "Explicit inductive bias for transfer learning with convolutional
 networks", ICML) adds a penalty ``l2sp / 2 * ||w - w0||^2`` toward the
 starting weights w0 to the gradients before each step. On ZX dev and CTB6 dev
-(docs/guides/domain-adaptation.md) distillation kept CTB6 within 0.05 F1,
+(docs/experiments/adaptation.md) distillation kept CTB6 within 0.05 F1,
 masking alone lost 0.2 to 0.4, and L2-SP at 0.01 changed little.
 """
 import random

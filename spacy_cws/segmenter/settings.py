@@ -46,7 +46,7 @@ class SegmenterSettings:
     user_dictionary_bonus_with_lexicon: in "prefer" mode, give a model with
         a lexicon the decoding bonus too, besides the lexicon features
         (``spacy_cws adapt`` sets it for its mined words; what it does on
-        ZX: docs/guides/domain-adaptation.md).
+        ZX: docs/experiments/adaptation.md).
     user_dictionary_join_unknown_pieces: in "prefer" mode with the decoding
         bonus and a lexicon, keep a user word whole where the model cuts it
         into a piece of two or more characters that no lexicon channel
