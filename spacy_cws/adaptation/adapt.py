@@ -55,7 +55,9 @@ class Adaptation:
     settings: Dict[str, dict] = field(default_factory=dict)
 
 
-def label_texts(segmenter: Segmenter, texts: Sequence[str], progress: bool = False, desc: str = "segment") -> Tuple[list, list]:
+def label_texts(
+    segmenter: Segmenter, texts: Sequence[str], progress: bool = False, desc: str = "segment"
+) -> Tuple[list, list]:
     """Per text its words and gap probabilities (Segmenter.segment_with_probs), in batches with a progress bar."""
     words: List[numpy.ndarray] = []
     probs: List[numpy.ndarray] = []

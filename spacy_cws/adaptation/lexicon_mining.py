@@ -118,7 +118,10 @@ class MiningSettings:
     def check(self) -> None:
         """RAISES ValueError: for thresholds out of range."""
         if not 1 <= self.min_length <= self.max_length:
-            raise ValueError(f"Candidate lengths need 1 <= min_length <= max_length, got {self.min_length} and {self.max_length}")
+            raise ValueError(
+                "Candidate lengths need 1 <= min_length <= max_length, "
+                f"got {self.min_length} and {self.max_length}"
+            )
         if self.min_count < 1:
             raise ValueError(f"min_count must be at least 1, got {self.min_count}")
         for name in ("function_rate", "fragment_share", "confidence", "model_rate"):
@@ -244,7 +247,11 @@ class ModelWordStatistics:
 
 
 def model_word_statistics(
-    texts: Sequence[str], words: Sequence[numpy.ndarray], gap_probs: Sequence[numpy.ndarray], confidence: float, max_length: int
+    texts: Sequence[str],
+    words: Sequence[numpy.ndarray],
+    gap_probs: Sequence[numpy.ndarray],
+    confidence: float,
+    max_length: int,
 ) -> ModelWordStatistics:
     """Count the model's confident words and one-character words.
 

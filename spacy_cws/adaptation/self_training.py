@@ -66,7 +66,10 @@ def partial_labels(gap_probs: numpy.ndarray, threshold: float, distill: bool = F
     """float32 per gap: 1 where gap_probs >= threshold, 0 where <= 1 - threshold;
     elsewhere -1 (masked), or with ``distill`` the probability itself (a soft
     target: the starting model's own view of the gaps it is unsure of)."""
-    labels = numpy.array(gap_probs, dtype=numpy.float32) if distill else numpy.full(len(gap_probs), -1, dtype=numpy.float32)
+    if distill:
+        labels = numpy.array(gap_probs, dtype=numpy.float32)
+    else:
+        labels = numpy.full(len(gap_probs), -1, dtype=numpy.float32)
     labels[gap_probs >= threshold] = 1.0
     labels[gap_probs <= 1.0 - threshold] = 0.0
     return labels
@@ -90,7 +93,11 @@ def shuffled_batches(texts: Sequence[str], batch_chars: int, rng: random.Random)
 
 
 def self_train(
-    segmenter, texts: Sequence[str], gap_probs: Sequence[numpy.ndarray], settings: SelfTrainingSettings, progress: bool = False
+    segmenter,
+    texts: Sequence[str],
+    gap_probs: Sequence[numpy.ndarray],
+    settings: SelfTrainingSettings,
+    progress: bool = False,
 ) -> Dict[str, float]:
     """Fine-tune ``segmenter`` (a gd_segmenter with a gap model) in place on
     its own confident gaps of ``texts``.
@@ -140,7 +147,8 @@ def self_train(
                         param.grad.add_(param.detach() - anchor, alpha=settings.l2sp)
         segmenter.finish_update(optimizer)
     first, last = first_and_last_losses(losses)
-    return {"labelled_gap_share": labelled, "first_loss": first, "last_loss": last, "seconds": time.perf_counter() - started}
+    seconds = time.perf_counter() - started
+    return {"labelled_gap_share": labelled, "first_loss": first, "last_loss": last, "seconds": seconds}
 
 
 def first_and_last_losses(losses: Sequence[float]) -> Tuple[float, float]:

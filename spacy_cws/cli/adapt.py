@@ -52,10 +52,15 @@ def adapt_cli(
         None, "--l2sp", min=0.0, help="Weight of the L2-SP penalty toward the source weights (default 0)."
     ),
     mask_only: bool = typer.Option(
-        False, "--mask-only", help="Mask the gaps below the threshold out of the loss instead of distilling the source's probabilities."
+        False,
+        "--mask-only",
+        help="Mask the gaps below the threshold out of the loss instead of distilling the source's probabilities.",
     ),
     bonus: float = typer.Option(
-        1.0, "--bonus", min=0.0, help="Decoding bonus of the mined words (nats), besides their lexicon features; 0: none."
+        1.0,
+        "--bonus",
+        min=0.0,
+        help="Decoding bonus of the mined words (nats), besides their lexicon features; 0: none.",
     ),
     min_count: int = typer.Option(3, "--min-count", min=1, help="Least occurrences of a mined word in the raw text."),
     min_av: int = typer.Option(5, "--min-av", min=1, help="Least accessor variety of a mined word (Feng et al. 2004)."),

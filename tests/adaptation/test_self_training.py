@@ -1,4 +1,5 @@
-"""Partial gap labels and confidence-filtered self-training (segmenter/partial_labels.py, adaptation/self_training.py)."""
+"""Partial gap labels and confidence-filtered self-training
+(segmenter/partial_labels.py, adaptation/self_training.py)."""
 import numpy
 import pytest
 import spacy
