@@ -19,32 +19,45 @@ def with_criterion(sequences, criterion):
     return changed
 
 
-@pytest.mark.parametrize(
-    "settings", [SETTINGS, {**SETTINGS, "hired": False, "highway_input": False, "highway_output": False}]
-)
-def test_a_criterion_head_changes_only_its_criterion(settings):
+def check_growth(settings, grow, key, new_parameters, refusal):
+    """Grow criterion 1 of a two-criteria model with ``grow`` (which records it
+    under ``key`` of the settings): it computes as before until the new
+    parameters (``new_parameters`` of the torch module) move, and then only
+    criterion 1 changes, in the model and in its inference copy; growing it
+    again is refused with ``refusal``. RETURNS the torch module."""
     model = _with_random_weights(_initialized(settings, n_criteria=2))
     first, second = with_criterion(_sequences(), 0), with_criterion(_sequences(), 1)
     before = [model.predict(first), model.predict(second)]
-    add_criterion_head(model, 1)
-    assert model.attrs["settings"]["criterion_heads"] == [1]
-    for sequences, expected in zip((first, second), before):  # copies of the shared heads
+    grow(model, 1)
+    assert model.attrs["settings"][key] == [1]
+    for sequences, expected in zip((first, second), before):  # copies of the shared parts
         for got, want in zip(model.predict(sequences), expected):
             numpy.testing.assert_array_equal(got, want)
     module = torch_module(model)
     with torch.no_grad():
-        for parameter in module.criterion_heads.parameters():
+        for parameter in new_parameters(module).parameters():
             parameter.add_(0.3)
     for got, want in zip(model.predict(first), before[0]):
         numpy.testing.assert_array_equal(got, want)
     assert not any(numpy.allclose(got, want) for got, want in zip(model.predict(second), before[1]))
-    # The inference copy (stacked encoders) builds the heads from the settings and gives the same scores.
+    # The inference copy (stacked encoders) builds the new parts from the settings and gives the same scores.
     mixed = [*first[:2], *second[2:]]
     copy = inference_module(model, "float32")
     for got, want in zip(predict_with(copy, model, mixed), model.predict(mixed)):
         numpy.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
-    with pytest.raises(ValueError, match="cannot give criterion 1 heads of its own"):
-        add_criterion_head(model, 1)
+    with pytest.raises(ValueError, match=refusal):
+        grow(model, 1)
+    return module
+
+
+@pytest.mark.parametrize(
+    "settings", [SETTINGS, {**SETTINGS, "hired": False, "highway_input": False, "highway_output": False}]
+)
+def test_a_criterion_head_changes_only_its_criterion(settings):
+    check_growth(
+        settings, add_criterion_head, "criterion_heads", lambda module: module.criterion_heads,
+        "cannot give criterion 1 heads of its own",
+    )
 
 
 @pytest.mark.parametrize(
@@ -56,29 +69,11 @@ def test_a_criterion_head_changes_only_its_criterion(settings):
     ],
 )
 def test_a_criterion_top_layer_changes_only_its_criterion(settings):
-    model = _with_random_weights(_initialized(settings, n_criteria=2))
-    first, second = with_criterion(_sequences(), 0), with_criterion(_sequences(), 1)
-    before = [model.predict(first), model.predict(second)]
-    add_criterion_layer(model, 1)
-    assert model.attrs["settings"]["criterion_layers"] == [1]
-    for sequences, expected in zip((first, second), before):  # copies of the shared top layers
-        for got, want in zip(model.predict(sequences), expected):
-            numpy.testing.assert_array_equal(got, want)
-    module = torch_module(model)
+    module = check_growth(
+        settings, add_criterion_layer, "criterion_layers", lambda module: module.criterion_layers,
+        "cannot give criterion 1 a top layer of its own",
+    )
     assert set(module.criterion_layers[0]) == {f"{name}_encoder" for name in settings["encoders"]}
-    with torch.no_grad():
-        for parameter in module.criterion_layers.parameters():
-            parameter.add_(0.3)
-    for got, want in zip(model.predict(first), before[0]):
-        numpy.testing.assert_array_equal(got, want)
-    assert not any(numpy.allclose(got, want) for got, want in zip(model.predict(second), before[1]))
-    # The inference copy (stacked encoders) builds the layers from the settings and gives the same scores.
-    mixed = [*first[:2], *second[2:]]
-    copy = inference_module(model, "float32")
-    for got, want in zip(predict_with(copy, model, mixed), model.predict(mixed)):
-        numpy.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
-    with pytest.raises(ValueError, match="cannot give criterion 1 a top layer of its own"):
-        add_criterion_layer(model, 1)
 
 
 def test_first_criteria_of_zeros_change_nothing():
