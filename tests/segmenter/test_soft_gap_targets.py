@@ -113,6 +113,7 @@ def test_soft_targets_need_a_gap_model():
         "depth": 2, "n_heads": 4, "ff_width": 64, "dropout": 0.0, "window": 3, "decoder": "crf",
     }
     nlp.add_pipe("gd_segmenter", config={"model": tagger, "max_length": 64, "batch_units": 256})
+    nlp.config["initialize"]["components"]["gd_segmenter"] = {"bigram_min_count": 1}
     examples = make_examples(nlp)
     nlp.initialize(lambda: examples)
     nlp.update(examples)  # words alone: as before
