@@ -11,10 +11,12 @@ from spacy.training import Example
 from thinc.api import Model, set_dropout_rate
 from thinc.types import Floats3d
 
-from ..decoding.gap_labels import unit_starts_word
+from ..decoding.gap_labels import gap_labels, unit_starts_word
 from ..features.character_view import CharacterView
 from ..lexicon.match_features import text_fold
 from .featurizer import Featurizer
+from .gap_targets_extension import ATTR as GAP_TARGETS
+from .gap_targets_extension import get_gap_targets
 from .network import SegmenterNetwork
 from .partial_labels import masked_softmax_cross_entropy, unit_gap_labels
 
@@ -117,27 +119,73 @@ def gold_loss(
     head (final and, with Highway-O, early), each a mean over all gaps of the
     batch, summed 1:1 as in the paper; for B/M/E/S tags, the CRF negative
     log-likelihood or softmax cross-entropy, a mean over characters. The gold
-    labels come from the reference Docs' word starts.
+    labels come from the reference Docs' word starts, or where some reference
+    Doc has soft targets (doc._.gap_targets) from soft_gap_loss.
 
     views, spans: per example its view and model sequences' unit spans.
     scores: per model sequence, as from the model: (H, n + 1, 2) gap logits
         or (1, n, 4) tag scores.
     RETURNS: (loss, d_scores of the same shapes).
-    RAISES ValueError: if a reference text differs from its predicted text, or the loss is NaN.
+    RAISES ValueError: if a reference text differs from its predicted text,
+        the loss is NaN, or a reference Doc has soft targets for a B/M/E/S model.
     """
     from ..decoding.label_schemes import label_scheme  # imports torch: the module imports without it
 
-    scheme = label_scheme(model)
-    labels: List[numpy.ndarray] = []
-    for eg, view, text_spans in zip(examples, views, spans):
+    for eg in examples:
         if eg.reference.text != eg.predicted.text:
             raise ValueError(
                 f"'{component}' needs the reference and predicted texts to be identical; "
                 f"got '{eg.reference.text[:50]}' and '{eg.predicted.text[:50]}'"
             )
-        starts = unit_starts_word(view, (token.idx for token in eg.reference if not token.is_space))
-        labels.extend(scheme.gold(starts, text_spans))
+    if any(get_gap_targets(eg.reference) is not None for eg in examples):
+        return soft_gap_loss(model, examples, views, spans, scores, component)
+    scheme = label_scheme(model)
+    labels: List[numpy.ndarray] = []
+    for eg, view, text_spans in zip(examples, views, spans):
+        labels.extend(scheme.gold(reference_starts(eg, view), text_spans))
     return _checked(scheme.loss(model, scores, labels), component)
+
+
+def reference_starts(eg: Example, view: CharacterView) -> numpy.ndarray:
+    """bool (n_units,): whether a word of the example's reference Doc starts at each unit."""
+    return unit_starts_word(view, (token.idx for token in eg.reference if not token.is_space))
+
+
+def soft_gap_loss(
+    model: Model,
+    examples: Sequence[Example],
+    views: List[CharacterView],
+    spans: List[List[Tuple[int, int]]],
+    scores: List[Floats3d],
+    component: str,
+) -> Tuple[float, List[Floats3d]]:
+    """gold_loss of a batch some of whose reference Docs have soft targets
+    (doc._.gap_targets): softmax cross-entropy against soft targets over the
+    counted gaps (partial_labels.masked_softmax_cross_entropy). A Doc with
+    targets gives them (-1: masked); a Doc without gives its words' gap
+    labels as 0/1 targets, every gap counted, which is exactly the loss of
+    the words alone (tests/segmenter/test_soft_gap_targets.py).
+
+    RAISES ValueError: for a B/M/E/S model, or a NaN loss.
+    """
+    if model.attrs.get("labels", "gaps") != "gaps":
+        raise ValueError(
+            f"'{component}' tags B/M/E/S: learning from soft gap targets (doc._.{GAP_TARGETS}) needs a gap "
+            "model (GD-Transformer)"
+        )
+    targets: List[numpy.ndarray] = []
+    counted: List[numpy.ndarray] = []
+    for eg, view, text_spans in zip(examples, views, spans):
+        doc_targets = get_gap_targets(eg.reference)
+        if doc_targets is not None:
+            pairs = unit_gap_labels(view, text_spans, doc_targets)
+            targets.extend(pair[0] for pair in pairs)
+            counted.extend(pair[1] for pair in pairs)
+        else:
+            for labels in gap_labels(reference_starts(eg, view), text_spans):
+                targets.append(labels.astype(numpy.float32))
+                counted.append(numpy.ones(len(labels), dtype=bool))
+    return _checked(masked_softmax_cross_entropy(model.ops, scores, targets, counted), component)
 
 
 def check_partial_labels(

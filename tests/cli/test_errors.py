@@ -28,6 +28,7 @@ def _bad_inputs(tmp_path):
         "convert-ner": ([str(gbk), f"{out}.spacy"], "gbk.txt:1: not UTF-8"),
         "convert-pos": ([absent, out], "Input file not found"),
         "convert-sentiment": ([absent, f"{out}.spacy"], "absent"),
+        "ensemble-segment": ([f"zh_cws_gd_sm,{absent}", str(utf8), "-o", out], "absent"),
         "evaluate": ([absent, str(folder), "-o", out, "--system-output", out], "run the prepare command first"),
         "export-onnx": ([absent, out], "absent"),
         "fetch": (["no-such-corpus", "--assets", out], "no-such-corpus"),
@@ -47,8 +48,8 @@ def _bad_inputs(tmp_path):
 
 COMMANDS = [
     "adapt", "add-criterion", "average-weights", "configure", "convert", "convert-ner", "convert-pos",
-    "convert-sentiment", "evaluate", "export-onnx", "fetch", "half-precision", "join-corpora", "model-meta",
-    "ngram-vectors", "prepare", "report", "score", "segment", "teacher-corpus", "to-tokenizer", "train",
+    "convert-sentiment", "ensemble-segment", "evaluate", "export-onnx", "fetch", "half-precision", "join-corpora",
+    "model-meta", "ngram-vectors", "prepare", "report", "score", "segment", "teacher-corpus", "to-tokenizer", "train",
 ]
 
 
