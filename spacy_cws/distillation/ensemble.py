@@ -21,7 +21,7 @@ from ..segmenter.gap_probs_extension import ScoredText, set_gap_probs
 from ..segmenter.gap_targets_extension import set_gap_targets
 from ..segmenter.pipeline_segmenters import segmenter_component, segmenters_of
 from ..streaming.segmentation import words_of_doc
-from .gap_decisions import mean_decision
+from .gap_decisions import mean_decision, soft_targets
 
 
 class SegmenterEnsemble:
@@ -113,7 +113,11 @@ def load_ensemble(names: Sequence[str], criterion: Optional[str] = None) -> Segm
 
 def with_soft_targets(doc: Doc) -> Doc:
     """``doc`` (an ensemble's) with its doc._.gap_probs moved to doc._.gap_targets,
-    the soft targets a student learns (training_steps.gold_loss)."""
-    set_gap_targets(doc, doc._.gap_probs)
+    the soft targets a student learns (training_steps.gold_loss). Where the
+    Doc's words overrule the mean (a URL or a number kept whole, a force-mode
+    user word: gap_decisions.mean_decision), the target is the words' 0 or 1,
+    so a student is never taught to cut what the segmenter keeps whole."""
+    targets = soft_targets(doc.text, words_of_doc(doc).words, doc._.gap_probs)
+    set_gap_targets(doc, targets)
     set_gap_probs(doc, None)
     return doc

@@ -64,3 +64,20 @@ def mean_decision(
     member_cuts = numpy.stack([seg[1] for seg in segmentations])
     cuts = ((mean > THRESHOLD) & member_cuts.any(axis=0)) | member_cuts.all(axis=0)
     return words_from_cuts(in_word, cuts), mean
+
+
+def soft_targets(text: str, words: numpy.ndarray, mean: numpy.ndarray) -> numpy.ndarray:
+    """The soft gap targets of a text the ensemble segmented: its mean boundary
+    probabilities, except that a gap between two characters of words whose
+    decision disagrees with the mean (mean_decision let the members'
+    constraints stand) gets the decision, 1.0 for a cut and 0.0 for none.
+
+    words: int (n_words, 2) the ensemble's words; mean: float32 (max(len(text) - 1, 0),).
+    RETURNS float32 of mean's shape.
+    """
+    in_word, cuts = word_cuts(len(text), words)
+    targets = numpy.array(mean, dtype=numpy.float32)
+    inside = in_word[:-1] & in_word[1:] if len(text) else numpy.zeros(0, dtype=bool)
+    overruled = inside & ((targets > THRESHOLD) != cuts)
+    targets[overruled] = cuts[overruled].astype(numpy.float32)
+    return targets

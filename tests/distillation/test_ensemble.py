@@ -86,12 +86,26 @@ def test_ensemble_of_two_averages_their_probabilities(zh_cws_gd_sm_nlp, zh_cws_g
     assert (url_probs > 0.5).any()
 
 
-def test_soft_targets_are_the_mean(zh_cws_gd_sm_nlp):
-    (doc,) = SegmenterEnsemble([zh_cws_gd_sm_nlp]).pipe(["上海浦东开发与法制建设同步"])
+def test_soft_targets_are_the_mean_where_the_words_follow_it(zh_cws_gd_sm_nlp, zh_cws_gd_nlp):
+    ensemble = SegmenterEnsemble([zh_cws_gd_sm_nlp, zh_cws_gd_nlp])
+    plain, url_text = "上海浦东开发与法制建设同步", MIXED[1]
+    doc, url_doc = ensemble.pipe([plain, url_text])
     mean = doc._.gap_probs
     with_soft_targets(doc)
     numpy.testing.assert_array_equal(doc._.gap_targets, mean)
     assert doc._.gap_probs is None
+    # Inside the URL the mean says "cut" at some gaps, the words keep it whole: the targets follow the words.
+    url = "https://www.apple.com/cn/iphone/"
+    start = url_text.index(url)
+    inner = slice(start, start + len(url) - 1)
+    url_mean = url_doc._.gap_probs.copy()
+    assert (url_mean[inner] > 0.5).any()
+    with_soft_targets(url_doc)
+    targets = url_doc._.gap_targets
+    overruled = numpy.zeros(len(url_mean), dtype=bool)
+    overruled[inner] = url_mean[inner] > 0.5
+    assert not targets[overruled].any()
+    numpy.testing.assert_array_equal(targets[~overruled], url_mean[~overruled])
 
 
 def test_members_must_segment():
