@@ -44,7 +44,8 @@ def teacher_corpus_cli(
     that mean as doc._.gap_targets (the DocBin stores user data): the student
     learns the probabilities (soft targets, Hinton et al. 2015), the gold
     corpus beside it its words. --criterion sets the criterion of every
-    multi-criteria teacher."""
+    multi-criteria teacher, and marks each Doc as that criterion's words
+    (doc._.cws_criterion), so that a multi-criteria student learns them as such."""
     if output.suffix != ".spacy":
         fail(f"{output}: the output must be a DocBin ending in .spacy")
     try:
@@ -52,9 +53,11 @@ def teacher_corpus_cli(
         ensemble = load_ensemble(pipeline_names(teacher), criterion)
     except (OSError, ValueError) as err:
         fail(str(err))
-    docs = DocBin(attrs=["ORTH", "SPACY"], store_user_data=soft)
+    docs = DocBin(attrs=["ORTH", "SPACY"], store_user_data=soft or criterion is not None)
     characters = 0
     for doc in tqdm(ensemble.pipe(texts, batch_size=batch_size), total=len(texts), unit="text", mininterval=30):
+        if criterion is not None:
+            doc._.cws_criterion = criterion
         docs.add(with_soft_targets(doc) if soft else doc)
         characters += len(doc.text)
     output.parent.mkdir(parents=True, exist_ok=True)

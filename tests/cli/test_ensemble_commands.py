@@ -106,3 +106,14 @@ def test_ensemble_segment_names_what_is_wrong(tmp_path):
                        "--probs writes jsonl")
     _fails_in_one_line(["ensemble-segment", "zh_cws_gd_sm", tmp_path / "absent.txt", "-o", tmp_path / "o.txt"],
                        "absent.txt")
+
+
+def test_teacher_corpus_by_a_criterion_marks_the_docs_as_its_words(tmp_path):
+    """A multi-criteria student learns the teacher's words as the criterion they were segmented by."""
+    source = _reviews(tmp_path, TEXTS)
+    _invoke("teacher-corpus", "zh_cws_gd", tmp_path / "sxu.spacy", source, "--criterion", "sxu", "--soft")
+    nlp = spacy.load("zh_cws_gd")
+    docs = list(DocBin().from_disk(tmp_path / "sxu.spacy").get_docs(nlp.vocab))
+    assert [doc._.cws_criterion for doc in docs] == ["sxu"] * len(TEXTS)
+    by_sxu = list(SegmenterEnsemble([nlp], criterion="sxu").pipe(TEXTS))
+    assert [[t.text for t in doc] for doc in docs] == [[t.text for t in doc] for doc in by_sxu]
