@@ -18,7 +18,7 @@ from ..streaming.output import OutputError, open_output, write_lines
 from ..streaming.segmentation import output_lines
 from . import app
 from .errors import fail, warn
-from .segment import CRITERION_OPTION
+from .segment import CRITERION_OPTION, MAX_LINE_CHARS_OPTION
 
 
 @app.command("ensemble-segment")
@@ -36,6 +36,7 @@ def ensemble_segment_cli(
     ),
     criterion: Optional[str] = CRITERION_OPTION,
     batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch."),
+    max_line_chars: Optional[int] = MAX_LINE_CHARS_OPTION,
 ):
     """Segment text with an ensemble of pipelines: their gap probabilities averaged.
 
@@ -56,6 +57,9 @@ def ensemble_segment_cli(
         ensemble = load_ensemble(pipeline_names(pipelines), criterion)
     except (OSError, ValueError) as err:
         fail(str(err))
+    if max_line_chars is not None:
+        for nlp in ensemble.pipelines:
+            nlp.max_length = max_line_chars
     max_length = min(nlp.max_length for nlp in ensemble.pipelines)
     records = read_inputs([str(input_file)], None, max_length, LineFormat.text, warn)
     lines = output_lines(

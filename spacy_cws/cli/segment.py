@@ -89,6 +89,15 @@ CRITERION_OPTION = typer.Option(
     None, "--criterion", "-c", help="Segmentation criterion (multi-criteria pipelines), e.g. ctb6 or sxu."
 )
 
+MAX_LINE_CHARS_OPTION = typer.Option(
+    None,
+    "--max-line-chars",
+    min=1,
+    help="Longest line accepted, in characters; a longer line stops the run. Default: the pipeline's "
+    "max_length (1,000,000 for the shipped pipelines). Memory grows with the longest line.",
+    show_default=False,
+)
+
 USER_DICT_OPTION = typer.Option(
     None,
     "--user-dict",
@@ -152,14 +161,7 @@ def segment_cli(
         help="With --format text: write each word as word/TAG, as jieba.posseg prints them (PKU tags, "
         'token.tag_); needs a pipeline that tags. --format jsonl adds "tags" whenever the pipeline tags.',
     ),
-    max_line_chars: Optional[int] = typer.Option(
-        None,
-        "--max-line-chars",
-        min=1,
-        help="Longest line accepted, in characters; a longer line stops the run. Default: the pipeline's "
-        "max_length (1,000,000 for the shipped pipelines). Memory grows with the longest line.",
-        show_default=False,
-    ),
+    max_line_chars: Optional[int] = MAX_LINE_CHARS_OPTION,
 ):
     """Segment text into words, one output line per input line.
 

@@ -117,3 +117,15 @@ def test_teacher_corpus_by_a_criterion_marks_the_docs_as_its_words(tmp_path):
     assert [doc._.cws_criterion for doc in docs] == ["sxu"] * len(TEXTS)
     by_sxu = list(SegmenterEnsemble([nlp], criterion="sxu").pipe(TEXTS))
     assert [[t.text for t in doc] for doc in docs] == [[t.text for t in doc] for doc in by_sxu]
+
+
+def test_ensemble_segment_takes_the_longest_line_it_is_told(tmp_path):
+    """An over-long line names --max-line-chars, which ensemble-segment accepts as segment does."""
+    source = tmp_path / "input.txt"
+    source.write_text("上海浦东开发与法制建设同步\n", encoding="utf-8")
+    output = tmp_path / "out.txt"
+    _fails_in_one_line(
+        ["ensemble-segment", "zh_cws_gd_sm", source, "--output", output, "--max-line-chars", "5"], "--max-line-chars"
+    )
+    _invoke("ensemble-segment", "zh_cws_gd_sm", source, "--output", output, "--max-line-chars", "20")
+    assert output.read_text(encoding="utf-8").replace(" ", "") == "上海浦东开发与法制建设同步\n"
