@@ -168,11 +168,7 @@ def soft_gap_loss(
 
     RAISES ValueError: for a B/M/E/S model, or a NaN loss.
     """
-    if model.attrs.get("labels", "gaps") != "gaps":
-        raise ValueError(
-            f"'{component}' tags B/M/E/S: learning from soft gap targets (doc._.{GAP_TARGETS}) needs a gap "
-            "model (GD-Transformer)"
-        )
+    require_gap_model(model, component, f"soft gap targets (doc._.{GAP_TARGETS})")
     targets: List[numpy.ndarray] = []
     counted: List[numpy.ndarray] = []
     for eg, view, text_spans in zip(examples, views, spans):
@@ -188,15 +184,19 @@ def soft_gap_loss(
     return _checked(masked_softmax_cross_entropy(model.ops, scores, targets, counted), component)
 
 
+def require_gap_model(model: Model, component: str, labels: str) -> None:
+    """RAISES ValueError: if the model predicts B/M/E/S tags, which cannot
+    learn from ``labels`` (what the caller would train on) as a gap model can."""
+    if model.attrs.get("labels", "gaps") != "gaps":
+        raise ValueError(f"'{component}' tags B/M/E/S: learning from {labels} needs a gap model (GD-Transformer)")
+
+
 def check_partial_labels(
     model: Model, texts: Sequence[str], char_labels: Sequence[numpy.ndarray], component: str
 ) -> None:
     """RAISES ValueError: if the model predicts B/M/E/S tags, or a text's
     labels are not one per gap between its characters."""
-    if model.attrs.get("labels", "gaps") != "gaps":
-        raise ValueError(
-            f"'{component}' tags B/M/E/S: learning from partial gap labels needs a gap model (GD-Transformer)"
-        )
+    require_gap_model(model, component, "partial gap labels")
     for text, labels in zip(texts, char_labels):
         if len(labels) != max(len(text) - 1, 0):
             raise ValueError(

@@ -5,21 +5,11 @@ import json
 import numpy
 import spacy
 from spacy.tokens import DocBin
-from typer.testing import CliRunner
 
-from spacy_cws.cli import app
 from spacy_cws.distillation.ensemble import SegmenterEnsemble
 
 from ..segmentation_data import TEXTS
-
-runner = CliRunner()
-
-
-def _invoke(*args):
-    result = runner.invoke(app, [str(arg) for arg in args])
-    assert result.exit_code == 0, result.output
-    return result
-
+from .cli_calls import invoke, invoke_ok
 
 def _reviews(tmp_path, texts):
     source = tmp_path / "reviews.csv"
@@ -28,7 +18,7 @@ def _reviews(tmp_path, texts):
 
 
 def _fails_in_one_line(args, named):
-    result = runner.invoke(app, [str(arg) for arg in args])
+    result = invoke(*args)
     assert result.exit_code == 1, result.output
     assert isinstance(result.exception, SystemExit)  # a message, not a traceback
     assert named in result.stderr and "Traceback" not in result.stderr
@@ -38,7 +28,7 @@ def _fails_in_one_line(args, named):
 def test_one_teacher_without_soft_writes_todays_docbin(trained_nlp, tmp_path):
     """Byte for byte the DocBin of the teacher's own Docs, as teacher-corpus wrote it before ensembles."""
     trained_nlp.to_disk(tmp_path / "teacher")
-    _invoke("teacher-corpus", tmp_path / "teacher", tmp_path / "teacher.spacy", _reviews(tmp_path, TEXTS))
+    invoke_ok("teacher-corpus", tmp_path / "teacher", tmp_path / "teacher.spacy", _reviews(tmp_path, TEXTS))
     expected = DocBin(attrs=["ORTH", "SPACY"])
     for doc in spacy.load(tmp_path / "teacher").pipe(TEXTS):
         expected.add(doc)
@@ -49,7 +39,7 @@ def test_soft_teacher_corpus_of_an_ensemble_keeps_the_mean_as_targets(trained_nl
     trained_nlp.to_disk(tmp_path / "teacher")
     teachers = f"{tmp_path / 'teacher'},zh_cws_gd_sm"
     source = _reviews(tmp_path, TEXTS)
-    _invoke("teacher-corpus", teachers, tmp_path / "soft.spacy", source, "--soft")
+    invoke_ok("teacher-corpus", teachers, tmp_path / "soft.spacy", source, "--soft")
     docs = list(DocBin().from_disk(tmp_path / "soft.spacy").get_docs(trained_nlp.vocab))
     ensemble = list(SegmenterEnsemble([spacy.load(tmp_path / "teacher"), zh_cws_gd_sm_nlp]).pipe(TEXTS))
     assert [doc.text for doc in docs] == TEXTS
@@ -58,7 +48,7 @@ def test_soft_teacher_corpus_of_an_ensemble_keeps_the_mean_as_targets(trained_nl
         numpy.testing.assert_array_equal(doc._.gap_targets, expected._.gap_probs)
         assert doc._.gap_probs is None
     # Without --soft the same words, and no targets.
-    _invoke("teacher-corpus", teachers, tmp_path / "hard.spacy", source)
+    invoke_ok("teacher-corpus", teachers, tmp_path / "hard.spacy", source)
     hard = list(DocBin().from_disk(tmp_path / "hard.spacy").get_docs(trained_nlp.vocab))
     assert [[t.text for t in doc] for doc in hard] == [[t.text for t in doc] for doc in docs]
     assert all(doc._.gap_targets is None for doc in hard)
@@ -83,14 +73,14 @@ def test_ensemble_segment_of_one_is_segment_and_scores(zh_cws_gd_sm_nlp, shared_
     (tmp_path / "gold.txt").write_text("".join(line + "\n" for line in gold), encoding="utf-8")
     (tmp_path / "raw.txt").write_text("".join("".join(line.split()) + "\n" for line in gold), encoding="utf-8")
     (tmp_path / "words.txt").write_text("上海\n浦东\n", encoding="utf-8")
-    _invoke("ensemble-segment", "zh_cws_gd_sm", tmp_path / "raw.txt", "-o", tmp_path / "one.txt")
-    _invoke("segment", tmp_path / "raw.txt", "-m", "zh_cws_gd_sm", "-o", tmp_path / "segment.txt")
+    invoke_ok("ensemble-segment", "zh_cws_gd_sm", tmp_path / "raw.txt", "-o", tmp_path / "one.txt")
+    invoke_ok("segment", tmp_path / "raw.txt", "-m", "zh_cws_gd_sm", "-o", tmp_path / "segment.txt")
     assert (tmp_path / "one.txt").read_bytes() == (tmp_path / "segment.txt").read_bytes()
-    _invoke("ensemble-segment", "zh_cws_gd_sm,zh_cws_gd", tmp_path / "raw.txt", "-o", tmp_path / "two.txt")
-    scores = json.loads(_invoke("score", tmp_path / "gold.txt", tmp_path / "two.txt", "--train-words",
+    invoke_ok("ensemble-segment", "zh_cws_gd_sm,zh_cws_gd", tmp_path / "raw.txt", "-o", tmp_path / "two.txt")
+    scores = json.loads(invoke_ok("score", tmp_path / "gold.txt", tmp_path / "two.txt", "--train-words",
                                 tmp_path / "words.txt").stdout)
     assert 0.9 < scores["f1"] <= 1.0
-    _invoke("ensemble-segment", "zh_cws_gd_sm,zh_cws_gd", tmp_path / "raw.txt", "-o", tmp_path / "two.jsonl",
+    invoke_ok("ensemble-segment", "zh_cws_gd_sm,zh_cws_gd", tmp_path / "raw.txt", "-o", tmp_path / "two.jsonl",
             "-f", "jsonl", "--probs")
     records = [json.loads(line) for line in (tmp_path / "two.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [" ".join(record["words"]) for record in records] == (tmp_path / "two.txt").read_text().splitlines()
@@ -111,7 +101,7 @@ def test_ensemble_segment_names_what_is_wrong(tmp_path):
 def test_teacher_corpus_by_a_criterion_marks_the_docs_as_its_words(tmp_path):
     """A multi-criteria student learns the teacher's words as the criterion they were segmented by."""
     source = _reviews(tmp_path, TEXTS)
-    _invoke("teacher-corpus", "zh_cws_gd", tmp_path / "sxu.spacy", source, "--criterion", "sxu", "--soft")
+    invoke_ok("teacher-corpus", "zh_cws_gd", tmp_path / "sxu.spacy", source, "--criterion", "sxu", "--soft")
     nlp = spacy.load("zh_cws_gd")
     docs = list(DocBin().from_disk(tmp_path / "sxu.spacy").get_docs(nlp.vocab))
     assert [doc._.cws_criterion for doc in docs] == ["sxu"] * len(TEXTS)
@@ -127,5 +117,5 @@ def test_ensemble_segment_takes_the_longest_line_it_is_told(tmp_path):
     _fails_in_one_line(
         ["ensemble-segment", "zh_cws_gd_sm", source, "--output", output, "--max-line-chars", "5"], "--max-line-chars"
     )
-    _invoke("ensemble-segment", "zh_cws_gd_sm", source, "--output", output, "--max-line-chars", "20")
+    invoke_ok("ensemble-segment", "zh_cws_gd_sm", source, "--output", output, "--max-line-chars", "20")
     assert output.read_text(encoding="utf-8").replace(" ", "") == "上海浦东开发与法制建设同步\n"

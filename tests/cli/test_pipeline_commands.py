@@ -7,21 +7,11 @@ import pytest
 import spacy
 import srsly
 from spacy.tokens import DocBin
-from typer.testing import CliRunner
 
-from spacy_cws.cli import app
 from spacy_cws.corpora.catalog import get_corpus
 
 from ..segmentation_data import FINE, SENTENCES, TEXTS
-
-runner = CliRunner()
-
-
-def _invoke(*args):
-    result = runner.invoke(app, [str(arg) for arg in args])
-    assert result.exit_code == 0, result.output
-    return result
-
+from .cli_calls import invoke, invoke_ok
 
 def _words(nlp, texts):
     return [[token.text for token in doc] for doc in nlp.pipe(texts)]
@@ -45,7 +35,7 @@ def sighan_assets(tmp_path_factory):
 @pytest.fixture(scope="module")
 def prepared(sighan_assets, tmp_path_factory):
     out = tmp_path_factory.mktemp("prepared") / "pku"
-    _invoke("prepare", "pku", sighan_assets[0], out, "--dev-fraction", "0.25")
+    invoke_ok("prepare", "pku", sighan_assets[0], out, "--dev-fraction", "0.25")
     return out
 
 
@@ -65,13 +55,13 @@ def test_prepare_keeps_official_files_and_splits_dev(sighan_assets, prepared):
 def test_evaluate_and_model_meta(trained_nlp, prepared, tmp_path):
     trained_nlp.to_disk(tmp_path / "nlp")
     metrics, system = tmp_path / "metrics.json", tmp_path / "system.seg"
-    _invoke("evaluate", tmp_path / "nlp", prepared, "-o", metrics, "--system-output", system)
+    invoke_ok("evaluate", tmp_path / "nlp", prepared, "-o", metrics, "--system-output", system)
     official = srsly.read_json(metrics)["official"]
     assert system.read_text(encoding="utf-8").splitlines() == [" ".join(words) for words in _words(trained_nlp, TEXTS)]
-    scored = _invoke("score", prepared / "test_gold.utf8", system, "--train-words", prepared / "train_words.txt")
+    scored = invoke_ok("score", prepared / "test_gold.utf8", system, "--train-words", prepared / "train_words.txt")
     from_score = json.loads(scored.stdout)
     assert from_score == pytest.approx({key: official[key] for key in from_score})
-    _invoke("model-meta", "pku", metrics, tmp_path / "meta.json")
+    invoke_ok("model-meta", "pku", metrics, tmp_path / "meta.json")
     meta = srsly.read_json(tmp_path / "meta.json")
     assert meta["spacy_cws_test_scores"]["f1"] == official["f1"]
     # The precision the scores were measured in: the trained pipeline's (the factory default, float32).
@@ -84,7 +74,7 @@ def test_evaluate_and_model_meta(trained_nlp, prepared, tmp_path):
 
 def test_to_tokenizer_gives_the_same_words(trained_nlp, tmp_path):
     trained_nlp.to_disk(tmp_path / "nlp")
-    _invoke("to-tokenizer", tmp_path / "nlp", tmp_path / "tokenizer")
+    invoke_ok("to-tokenizer", tmp_path / "nlp", tmp_path / "tokenizer")
     converted = spacy.load(tmp_path / "tokenizer")
     assert converted.pipe_names == []
     assert _words(converted, TEXTS) == _words(trained_nlp, TEXTS)
@@ -92,7 +82,7 @@ def test_to_tokenizer_gives_the_same_words(trained_nlp, tmp_path):
 
 def test_half_precision_halves_the_weights_file_and_keeps_the_words(trained_nlp, tmp_path):
     trained_nlp.to_disk(tmp_path / "nlp")
-    _invoke("half-precision", tmp_path / "nlp", tmp_path / "half")
+    invoke_ok("half-precision", tmp_path / "nlp", tmp_path / "half")
     full_size = (tmp_path / "nlp" / "gd_segmenter" / "model").stat().st_size
     half_size = (tmp_path / "half" / "gd_segmenter" / "model").stat().st_size
     assert half_size < 0.6 * full_size
@@ -102,13 +92,13 @@ def test_half_precision_halves_the_weights_file_and_keeps_the_words(trained_nlp,
 def test_half_precision_drops_the_strings_of_segmenter_pipelines_only(trained_nlp, tmp_path):
     trained_nlp.to_disk(tmp_path / "nlp")
     assert len(srsly.read_json(tmp_path / "nlp" / "vocab" / "strings.json")) > 20
-    _invoke("half-precision", tmp_path / "nlp", tmp_path / "half", "--drop-strings")
+    invoke_ok("half-precision", tmp_path / "nlp", tmp_path / "half", "--drop-strings")
     assert srsly.read_json(tmp_path / "half" / "vocab" / "strings.json") == []
     assert _words(spacy.load(tmp_path / "half"), TEXTS) == _words(trained_nlp, TEXTS)
     with_sentencizer = spacy.load(tmp_path / "nlp")
     with_sentencizer.add_pipe("sentencizer")
     with_sentencizer.to_disk(tmp_path / "two")
-    result = runner.invoke(app, ["half-precision", str(tmp_path / "two"), str(tmp_path / "out"), "--drop-strings"])
+    result = invoke("half-precision", tmp_path / "two", tmp_path / "out", "--drop-strings")
     assert result.exit_code == 1 and "sentencizer" in result.stderr and not (tmp_path / "out").exists()
 
 
@@ -116,9 +106,9 @@ def test_segment_by_criterion(two_criteria_nlp, tmp_path):
     two_criteria_nlp.to_disk(tmp_path / "nlp")
     (tmp_path / "in.txt").write_text("".join(text + "\n" for text in TEXTS), encoding="utf-8")
     for criterion, expected in (("fine", FINE), ("coarse", SENTENCES)):
-        result = _invoke("segment", tmp_path / "in.txt", "--model", tmp_path / "nlp", "--criterion", criterion)
+        result = invoke_ok("segment", tmp_path / "in.txt", "--model", tmp_path / "nlp", "--criterion", criterion)
         assert result.stdout.splitlines() == expected
-    unknown = runner.invoke(app, ["segment", str(tmp_path / "in.txt"), "--model", str(tmp_path / "nlp"), "-c", "pku"])
+    unknown = invoke("segment", tmp_path / "in.txt", "--model", tmp_path / "nlp", "-c", "pku")
     assert unknown.exit_code == 1 and "pku" in unknown.stderr and unknown.stdout == ""
 
 
@@ -126,7 +116,7 @@ def test_teacher_corpus_keeps_each_text_with_the_teachers_words(trained_nlp, tmp
     trained_nlp.to_disk(tmp_path / "teacher")
     source = tmp_path / "reviews.csv"
     source.write_text("label,review\n" + "".join(f"1,{text}\n" for text in TEXTS) + "0,\n", encoding="utf-8")
-    _invoke("teacher-corpus", tmp_path / "teacher", tmp_path / "teacher.spacy", source)
+    invoke_ok("teacher-corpus", tmp_path / "teacher", tmp_path / "teacher.spacy", source)
     docs = list(DocBin().from_disk(tmp_path / "teacher.spacy").get_docs(trained_nlp.vocab))
     assert [doc.text for doc in docs] == TEXTS  # the empty review is skipped
     assert [[token.text for token in doc] for doc in docs] == _words(trained_nlp, TEXTS)
@@ -134,8 +124,6 @@ def test_teacher_corpus_keeps_each_text_with_the_teachers_words(trained_nlp, tmp
 
 def test_teacher_corpus_refuses_an_output_that_is_not_a_docbin(trained_nlp, tmp_path):
     trained_nlp.to_disk(tmp_path / "teacher")
-    result = runner.invoke(
-        app, ["teacher-corpus", str(tmp_path / "teacher"), str(tmp_path / "out.txt"), str(tmp_path / "x.csv")]
-    )
+    result = invoke("teacher-corpus", tmp_path / "teacher", tmp_path / "out.txt", tmp_path / "x.csv")
     assert result.exit_code != 0
     assert "must be a DocBin" in result.output
