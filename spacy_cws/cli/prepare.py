@@ -43,10 +43,10 @@ def prepare_cli(
         files = get_corpus(corpus)
     except KeyError as err:
         fail(err.args[0])
-    for field in ("train", "dev", "test_gold", "train_words"):
-        path = files.path(assets, field)
-        if path is not None and not path.is_file():
-            fail(f"Missing {field} file of '{corpus}': {path} (run the fetch command first)")
+    for relative in files.relative_files():
+        path = Path(assets) / relative
+        if not path.is_file():
+            fail(f"Missing file of '{corpus}': {path} (run the fetch command first)")
     output_dir.mkdir(parents=True, exist_ok=True)
     words_path = output_dir / "train_words.txt"
     try:
@@ -88,9 +88,13 @@ def print_training_text(text: TrainingText, output_dir: Path) -> None:
     """Report what was done to the training sentences; write the dev sentences found in them."""
     if text.files.held_out_days:
         msg.info(f"Held out {text.held_out:,} training line(s) dated {', '.join(text.files.held_out_days)}")
+    if text.files.more_train:
+        msg.info(
+            f"Added {text.more:,} paragraph(s) of {', '.join(text.files.more_train)} whose text the training file lacks"
+        )
     if text.files.sentences:
         msg.info(
-            f"Cut {text.lines - text.held_out:,} training line(s) into {text.sentences:,} sentence(s) at the full stops"
+            f"Cut {text.lines - text.held_out + text.more:,} training line(s) into {text.sentences:,} sentence(s) at the full stops"
         )
     if text.split_words is not None:
         msg.info(f"Split {text.split_words:,} training word(s) that {text.files.train_words} lacks")

@@ -9,7 +9,7 @@ under ``sighan2005_train_samples/``. A corpus without a dev file takes the last
 """
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,9 @@ class CorpusFiles:
         words it holds (listed_words.py).
     held_out_days: dates (``YYYYMMDD``) whose paragraphs a ``pfr`` training
         file loses (held_out_days.py): text kept for tests.
+    more_train: further training files, words separated by spaces, whose
+        paragraphs join the training text where ``train`` lacks their text
+        (more_paragraphs.py).
     """
 
     name: str
@@ -56,6 +59,7 @@ class CorpusFiles:
     dev_in_train: bool = False
     split_unlisted: bool = False
     held_out_days: Tuple[str, ...] = ()
+    more_train: Tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.criterion is None:
@@ -69,6 +73,11 @@ class CorpusFiles:
         """The absolute path of one of the files above, or None if the corpus has none."""
         relative = getattr(self, field)
         return None if relative is None else Path(assets) / relative
+
+    def relative_files(self) -> List[str]:
+        """Every file of the corpus, relative to the assets folder, in the order ``fetch`` gets them."""
+        first = [self.train, *self.more_train, self.dev, self.test_raw, self.test_gold, self.train_words]
+        return [relative for relative in first if relative is not None]
 
     def format_of(self, field: str) -> str:
         """The format of the file ``field`` ("train", "dev" or "test_gold")."""
@@ -87,6 +96,9 @@ SIGHAN2008_TERMS = "SIGHAN 2008 Bakeoff data: research use only (SIGHAN 2008 cop
 PFR_HELD_OUT_DAYS = ("19980129", "19980130", "19980131")
 # The days before them: the dev days of part-of-speech tagging (convert-pos).
 PFR_POS_DEV_DAYS = ("19980126", "19980127", "19980128")
+# People's Daily January + February 1998 as five shuffled folds: their January
+# part is a revised edition of 199801.txt, their February part is in no other file.
+PFR_FOLDS = tuple(f"pku_pfr1998/cv-{fold}-filter_test.txt" for fold in range(1, 6))
 PFR_TERMS = (
     "People's Daily 1998 (PFR, Peking University ICL and Fujitsu): research use only, PKU ICL says it is not "
     "open source; its SIGHAN 2005 revision (dev and test): " + SIGHAN2005_TERMS
@@ -140,9 +152,10 @@ CORPORA: Dict[str, CorpusFiles] = {
         source="ZhuXian novel (Zhang et al. 2014), word_POS",
     ),
     # The PKU standard without SIGHAN's training file (issue 52): People's Daily
-    # January 1998, of which SIGHAN PKU's training set is a revision, cut into
-    # sentences, less the sentences of the SIGHAN PKU training sample used as
-    # dev, with the words SIGHAN split split by its word list; SIGHAN PKU test.
+    # January 1998, of which SIGHAN PKU's training set is a revision, and the
+    # February paragraphs of the January + February folds, cut into sentences,
+    # less the sentences of the SIGHAN PKU training sample used as dev, with the
+    # words SIGHAN split split by its word list; SIGHAN PKU test.
     "pku_pfr": CorpusFiles(
         "pku_pfr",
         "pfr",
@@ -152,8 +165,9 @@ CORPORA: Dict[str, CorpusFiles] = {
         test_raw="sighan2005/pku/test.utf8",
         train_words="sighan2005/pku/training_words.utf8",
         source=(
-            "People's Daily January 1998 (PFR 1.0, PKU standard), less SIGHAN 2005 PKU's training sentences of "
-            "its ~10% sample (dev); test: SIGHAN 2005 PKU"
+            "People's Daily January 1998 (PFR 1.0, PKU standard) and February 1998 (the January + February folds "
+            "of ZTurboX/CWS), less January's last three days and SIGHAN 2005 PKU's training sentences of its ~10% "
+            "sample (dev); test: SIGHAN 2005 PKU"
         ),
         terms=PFR_TERMS,
         criterion="pku",
@@ -163,6 +177,7 @@ CORPORA: Dict[str, CorpusFiles] = {
         dev_in_train=True,
         split_unlisted=True,
         held_out_days=PFR_HELD_OUT_DAYS,
+        more_train=PFR_FOLDS,
     ),
     # The MSR standard from the ~10% sample of SIGHAN MSR's training set (its last
     # 10% is dev); SIGHAN MSR test, with OOV against the sample's own words.

@@ -44,9 +44,6 @@ from .formats import read_segmented
 # urllib's URLError) when it cannot. Injectable so tests need no network.
 Download = Callable[[str, Path], None]
 
-# The CorpusFiles fields that hold file paths, in the order they are fetched.
-FILE_FIELDS = ("train", "dev", "test_raw", "test_gold", "train_words")
-
 # The project whose ``assets`` list the files: the spacy-cws project holding
 # this package (README's install command installs it editable).
 PROJECT_FILE = Path(__file__).resolve().parents[2] / "project.yml"
@@ -226,10 +223,8 @@ def fetch_corpus(
     corpus = get_corpus(name)
     assets = Path(assets)
     fetched: List[FetchedFile] = []
-    for field in FILE_FIELDS:
-        relative = getattr(corpus, field)
-        if relative is not None:
-            fetched.extend(_fetch_file(relative, assets, local, download, check))
+    for relative in corpus.relative_files():
+        fetched.extend(_fetch_file(relative, assets, local, download, check))
     return fetched
 
 

@@ -61,7 +61,7 @@ def test_write_found_aligns_dev_and_training_words(tmp_path):
 
 @pytest.fixture(scope="module")
 def pfr_training_text(shared_data):
-    """PFR January 1998 as pku_pfr's training text, and what was done to it (about 6 s)."""
+    """PFR January 1998 and the folds' February as pku_pfr's training text, and what was done to it (about 20 s)."""
     files = get_corpus("pku_pfr")
     text = TrainingText.for_corpus(files, shared_data)
     paragraphs = list(read_segmented(files.path(shared_data, "train"), files.format))
@@ -97,31 +97,41 @@ def test_real_pfr_shares_no_line_with_the_pku_test(shared_data, pfr_training_tex
     assert [line for line in long_lines if line in everything] == []
 
 
-def test_real_pfr_training_text_is_pfr_less_whole_sentences(pfr_training_text):
+def test_real_pfr_training_text_is_pfr_and_february_less_whole_sentences(shared_data, pfr_training_text):
     paragraphs, train, text = pfr_training_text
     assert text.lines == len(paragraphs) and text.sentences > text.lines
     assert text.split_words > 0
     assert text.sentences - len(train) == text.overlap.removed + text.overlap.holding
-    # Each kept sentence is in PFR's text, whole and in order.
+    # Each kept sentence is in January's text, whole and in order, then in the folds' February paragraphs.
     pfr_text = "".join(word for paragraph in paragraphs for word in paragraph.words)
     position = 0
-    for sentence in train:
-        position = pfr_text.index("".join(sentence.words), position) + len("".join(sentence.words))
+    for n_january, sentence in enumerate(train):
+        position = pfr_text.find("".join(sentence.words), position)
+        if position < 0:
+            break
+        position += len("".join(sentence.words))
+    folds_text = "".join(
+        word for path in text.files.more_train for line in read_segmented(shared_data / path) for word in line.words
+    ).replace("[", "").replace("]", "")
+    february = train[n_january:]
+    assert 17_000 < text.more < 18_400  # February's ~18.4k paragraphs (MANIFEST.md), less the ones January shares
+    assert sum(len(s.words) for s in february) > 1_000_000  # ~1.1M words
+    assert all("".join(s.words) in folds_text for s in february[:: len(february) // 200])
 
 
-def test_real_split_rule_brings_pfr_closer_to_the_sighan_pku_dev_gold(shared_data, pfr_training_text, tmp_path):
-    """PFR's words for the dev sentences, scored against the sample's gold
-    (the official scorer): splitting the unlisted words raises F1."""
-    paragraphs, _, split = pfr_training_text
-    files = dataclasses.replace(get_corpus("pku_pfr"), split_unlisted=False)
-    unsplit = TrainingText.for_corpus(files, shared_data)
-    unsplit(paragraphs)
-    assert split.overlap.found == unsplit.overlap.found
-    word_list = shared_data / "sighan2005/pku/training_words.utf8"
-    scores = []
-    for name, text in (("unsplit", unsplit), ("split", split)):
-        (tmp_path / name).mkdir()
-        scores.append(score_files(*write_found(text.overlap, tmp_path / name), word_list))
-    assert scores[0].true_words == scores[1].true_words  # the same gold
-    assert scores[1].f1 > scores[0].f1
-    assert scores[1].recall > scores[0].recall
+def test_real_pfr_folds_bring_back_no_held_out_day(shared_data, pfr_training_text):
+    """The folds hold a revised edition of the held-out days (29-31 January): it stays out of the training
+    text. A held-out sentence comes back only where a February article quotes it (a few in a thousand)."""
+    paragraphs, train, text = pfr_training_text
+    held_lines = held_out_lines(get_corpus("pku_pfr").path(shared_data, "train"), PFR_HELD_OUT_DAYS)
+    held = [s for p in paragraphs if p.line_no in held_lines for s in split_sentences(p.words)]
+    long_held = {"".join(words) for words in held if len("".join(words)) >= 20}
+    folds_text = "\n".join(
+        "".join(line.words).replace("[", "").replace("]", "")
+        for path in text.files.more_train
+        for line in read_segmented(shared_data / path)
+    )
+    in_folds = [sentence for sentence in long_held if sentence in folds_text]
+    assert len(in_folds) > 0.9 * len(long_held) > 1_000
+    back = long_held.intersection("".join(s.words) for s in train)
+    assert len(back) < 0.005 * len(in_folds)

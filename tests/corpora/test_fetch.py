@@ -10,7 +10,6 @@ import pytest
 from spacy_cws.corpora.catalog import CORPORA
 from spacy_cws.corpora.fetch import (
     ARCHIVE_MEMBERS,
-    FILE_FIELDS,
     ICWB2_ZIP,
     PFR_ZIP,
     PUBLISHED_COUNTS,
@@ -70,10 +69,7 @@ def test_project_yml_is_the_one_list_of_origins():
     member of an archive listed there: a SIGHAN 2005 training set in the zip
     without a checksum (checked by word counts), or PFR's 199801.txt (md5, no URL)."""
     for corpus in CORPORA.values():
-        for field in FILE_FIELDS:
-            relative = getattr(corpus, field)
-            if relative is None:
-                continue
+        for relative in corpus.relative_files():
             if relative in ARCHIVE_MEMBERS:
                 archive = KNOWN_FILES[ARCHIVE_MEMBERS[relative][0]]
                 assert archive.url.startswith("http")
@@ -228,12 +224,14 @@ def test_pku_pfr_local_copies_verified_by_md5(shared_data, tmp_path):
     fetched = fetch_corpus("pku_pfr", tmp_path, shared_data, download=offline)
     assert [(f.path.relative_to(tmp_path).as_posix(), f.source) for f in fetched] == [
         ("pku_pfr1998/199801.txt", "local"),
+        *((f"pku_pfr1998/cv-{fold}-filter_test.txt", "local") for fold in range(1, 6)),
         ("sighan2005_train_samples/pku_dev.txt", "local"),
         ("sighan2005/pku/test.utf8", "local"),
         ("sighan2005/pku/test_gold.utf8", "local"),
         ("sighan2005/pku/training_words.utf8", "local"),
     ]
     assert fetched[0].verified == f"md5 {KNOWN_FILES['pku_pfr1998/199801.txt'].md5}"
+    assert fetched[5].verified == f"md5 {KNOWN_FILES['pku_pfr1998/cv-5-filter_test.txt'].md5}"
 
 
 @pytest.fixture
@@ -260,7 +258,7 @@ def test_pfr_zip_downloaded_checked_and_extracted(shared_data, pfr_zip, tmp_path
     assert [(f.path.relative_to(tmp_path / "assets").as_posix(), f.source) for f in fetched[:3]] == [
         (PFR_ZIP, "downloaded"),
         ("pku_pfr1998/199801.txt", "extracted"),
-        ("sighan2005_train_samples/pku_dev.txt", "downloaded"),
+        ("pku_pfr1998/cv-1-filter_test.txt", "downloaded"),
     ]
     assert fetched[0].verified == f"md5 {md5sum(pfr_zip)}"
     assert fetched[1].verified == f"md5 {KNOWN_FILES['pku_pfr1998/199801.txt'].md5}"
