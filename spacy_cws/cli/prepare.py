@@ -94,7 +94,8 @@ def print_training_text(text: TrainingText, output_dir: Path) -> None:
         )
     if text.files.sentences:
         msg.info(
-            f"Cut {text.lines - text.held_out + text.more:,} training line(s) into {text.sentences:,} sentence(s) at the full stops"
+            f"Cut {text.lines - text.held_out + text.more:,} training line(s) into {text.sentences:,} sentence(s) "
+            "at the full stops"
         )
     if text.split_words is not None:
         msg.info(f"Split {text.split_words:,} training word(s) that {text.files.train_words} lacks")

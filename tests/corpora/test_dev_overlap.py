@@ -135,3 +135,21 @@ def test_real_pfr_folds_bring_back_no_held_out_day(shared_data, pfr_training_tex
     assert len(in_folds) > 0.9 * len(long_held) > 1_000
     back = long_held.intersection("".join(s.words) for s in train)
     assert len(back) < 0.005 * len(in_folds)
+
+
+def test_real_split_rule_brings_pfr_closer_to_the_sighan_pku_dev_gold(shared_data, pfr_training_text, tmp_path):
+    """PFR's words for the dev sentences, scored against the sample's gold
+    (the official scorer): splitting the unlisted words raises F1."""
+    paragraphs, _, split = pfr_training_text
+    files = dataclasses.replace(get_corpus("pku_pfr"), split_unlisted=False)
+    unsplit = TrainingText.for_corpus(files, shared_data)
+    unsplit(paragraphs)
+    assert split.overlap.found == unsplit.overlap.found
+    word_list = shared_data / "sighan2005/pku/training_words.utf8"
+    scores = []
+    for name, text in (("unsplit", unsplit), ("split", split)):
+        (tmp_path / name).mkdir()
+        scores.append(score_files(*write_found(text.overlap, tmp_path / name), word_list))
+    assert scores[0].true_words == scores[1].true_words  # the same gold
+    assert scores[1].f1 > scores[0].f1
+    assert scores[1].recall > scores[0].recall
