@@ -36,7 +36,9 @@ def adapt_cli(
         False, "--self-train", help="After mining, fine-tune the segmenter on its own confident gaps (needs torch)."
     ),
     no_lexicon: bool = typer.Option(
-        False, "--no-lexicon", help="Self-train without adding the mined words (they are still written)."
+        False, "--no-lexicon",
+        help="Add none of the mined words (they are still written): self-train without them, or with --gold "
+        "learn the standard alone, so the source criterion gets no new words.",
     ),
     steps: Optional[int] = typer.Option(
         None, "--steps", min=0, help="Self-training optimizer steps (about 2,000 characters each; default 100)."

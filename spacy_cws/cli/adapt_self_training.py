@@ -9,7 +9,8 @@ from .errors import fail
 def self_training_options(
     self_train: bool, lexicon_only: bool, no_lexicon: bool, gold: Optional[Path], suggest: Optional[int], **tuning
 ):
-    """The SelfTrainingSettings of ``adapt``, or None: it self-trains with --self-train or --no-lexicon only.
+    """The SelfTrainingSettings of ``adapt``, or None: it self-trains with --self-train, or with --no-lexicon
+    without --gold.
 
     tuning: steps, threshold, learn_rate, l2sp (None where not given) and
         mask_only (False where not given), the options that tune self-training.
@@ -19,7 +20,7 @@ def self_training_options(
     """
     from ..adaptation.self_training import SelfTrainingSettings
 
-    trains = self_train or no_lexicon
+    trains = self_train or (no_lexicon and gold is None)
     asked = "--self-train" if self_train else "--no-lexicon"
     if lexicon_only and trains:
         fail(f"--lexicon-only trains nothing; {asked} self-trains: pass one of them.")

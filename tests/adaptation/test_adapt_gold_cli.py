@@ -52,6 +52,23 @@ def test_gold_becomes_the_default_criterion_and_the_source_stays_selectable(file
     assert "'user'" in nlp.meta["description"]
 
 
+def test_gold_with_no_lexicon_adds_no_mined_word(files, tmp_path):
+    """--no-lexicon with --gold learns the standard alone: the mined words are written, none joins the
+    segmenter, so the source criterion keeps its words where the lexicon would have moved them."""
+    output, with_lexicon = tmp_path / "alone", tmp_path / "with-lexicon"
+    for folder, extra in ((output, ["--no-lexicon"]), (with_lexicon, [])):
+        args = [files / "raw.txt", "--output", folder, "--gold", files / "gold.txt", "--gold-steps", 2, *extra]
+        result = invoke("zh_cws_gd_sm", *args)
+        assert result.exit_code == 0, result.output
+    report = srsly.read_json(output / "adaptation.json")
+    assert report["lexicon_added"] is False and report["gold"]["sentences"] == 60
+    assert "张小凡" in (output / "domain_words.txt").read_text(encoding="utf-8")
+    alone = spacy.load(output)
+    assert alone.get_pipe("gd_segmenter").words == []
+    assert "张小凡" in spacy.load(with_lexicon).get_pipe("gd_segmenter").words
+    assert alone.get_pipe("gd_segmenter").cfg["criterion"] == "user"
+
+
 def test_gold_without_raw_text_learns_from_the_gold_text(files, tmp_path):
     output = tmp_path / "adapted"
     gold = files / "gold.txt"
