@@ -43,10 +43,10 @@ def prepare_cli(
         files = get_corpus(corpus)
     except KeyError as err:
         fail(err.args[0])
-    for relative in files.relative_files():
+    for field, relative in files.labelled_files():
         path = Path(assets) / relative
         if not path.is_file():
-            fail(f"Missing file of '{corpus}': {path} (run the fetch command first)")
+            fail(f"Missing {field} file of '{corpus}': {path} (run the fetch command first)")
     output_dir.mkdir(parents=True, exist_ok=True)
     words_path = output_dir / "train_words.txt"
     try:

@@ -74,10 +74,15 @@ class CorpusFiles:
         relative = getattr(self, field)
         return None if relative is None else Path(assets) / relative
 
+    def labelled_files(self) -> List[Tuple[str, str]]:
+        """Every file of the corpus as (field, path relative to the assets folder), in the order ``fetch`` gets them."""
+        fields = [("train", self.train), *(("more_train", more) for more in self.more_train)]
+        fields += [(field, getattr(self, field)) for field in ("dev", "test_raw", "test_gold", "train_words")]
+        return [(field, relative) for field, relative in fields if relative is not None]
+
     def relative_files(self) -> List[str]:
         """Every file of the corpus, relative to the assets folder, in the order ``fetch`` gets them."""
-        first = [self.train, *self.more_train, self.dev, self.test_raw, self.test_gold, self.train_words]
-        return [relative for relative in first if relative is not None]
+        return [relative for _, relative in self.labelled_files()]
 
     def format_of(self, field: str) -> str:
         """The format of the file ``field`` ("train", "dev" or "test_gold")."""

@@ -26,6 +26,16 @@ PFR = (
 DEV = "迈向 充满 希望 的 新 世纪 。"  # as SIGHAN's sample writes it: a character and its tag a line
 WORD_LIST = "迈向 充满 希望 的 新 世纪 。 他 说 ： “ ” 放 在 这里 中国 政府 提出 方案"
 TEST = ["中国 政府 提出 新 方案 。", "他 说 ： “ 放 在 这里 。 ”"]
+# The January + February folds: a January paragraph and the held-out day again (both known), and a
+# February paragraph, whose 常委会 the word list lacks and which stays whole (the list is January's).
+FOLDS = ["[中国 政府] 提出 新 方案 。", "今天 下雨 。", "[全国 人大] 常委会 今天 举行 会议 。"]
+
+
+def _write_folds(files, assets, lines):
+    for number, relative in enumerate(files.more_train):
+        path = assets / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(line + "\n" for line in lines if number == 0), encoding="utf-8")
 
 
 def _bies(sentences):
@@ -65,9 +75,13 @@ def test_prepare_pku_pfr(tmp_path):
     _write(files, assets, "train_words", "".join(w + "\n" for w in WORD_LIST.split()).encode("utf-8"))
     _write(files, assets, "test_gold", "".join(line + "\n" for line in TEST).encode("utf-8"))
     _write(files, assets, "test_raw", "".join(line.replace(" ", "") + "\n" for line in TEST).encode("utf-8"))
+    _write_folds(files, assets, FOLDS)
     output = _prepare("pku_pfr", assets, out)
-    # The held-out day dropped, cut into sentences, 放在 split, the dev sentence taken out; every Doc names pku.
-    assert _words(out / "train.spacy") == ["他 说 ： “ 放 在 这里 。 ”", "中国 政府 提出 新 方案 。"]
+    # The held-out day dropped, cut into sentences, 放在 split, February added, the dev sentence taken out;
+    # every Doc names pku.
+    assert _words(out / "train.spacy") == [
+        "他 说 ： “ 放 在 这里 。 ”", "中国 政府 提出 新 方案 。", "全国 人大 常委会 今天 举行 会议 。"
+    ]
     assert _words(out / "dev.spacy") == [DEV]
     assert _words(out / "test.spacy") == TEST
     assert {doc._.cws_criterion for name in ("train", "dev", "test") for doc in _docs(out / f"{name}.spacy")} == {"pku"}
@@ -75,7 +89,8 @@ def test_prepare_pku_pfr(tmp_path):
     assert (out / "dev_found_gold.utf8").read_text(encoding="utf-8") == DEV + "\n"
     assert (out / "dev_found_train.utf8").read_text(encoding="utf-8") == DEV + "\n"
     assert "Held out 1 training line(s) dated 19980129, 19980130, 19980131" in output
-    assert "Cut 2 training line(s) into 3 sentence(s)" in output
+    assert "Added 1 paragraph(s) of pku_pfr1998/cv-1-filter_test.txt" in output
+    assert "Cut 3 training line(s) into 4 sentence(s)" in output
     assert "Split 1 training word(s) that sighan2005/pku/training_words.utf8 lacks" in output
     assert "Found 1 of the 1 dev sentence(s) (100.00% of their 11 characters)" in output
 
@@ -88,6 +103,7 @@ def test_prepare_pku_pfr_names_the_bad_line(tmp_path, field, data, line):
     _write(files, assets, field, data.encode("gbk" if field == "train" else "utf-8"))
     for name in ("train_words", "test_gold", "test_raw"):
         _write(files, assets, name, "中国\n".encode("utf-8"))
+    _write_folds(files, assets, FOLDS)
     result = runner.invoke(app, ["prepare", "pku_pfr", str(assets), str(tmp_path / "corpus")])
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert f"{files.path(assets, field)}:{line}:" in " ".join(result.output.split())
@@ -110,7 +126,7 @@ def test_prepare_msr_sample_holds_out_the_last_tenth(tmp_path):
 
 @pytest.mark.slow
 def test_prepare_real_pku_pfr(shared_data, tmp_path):
-    # About 100 s on 2 busy cores: 41,735 training Docs.
+    # About 110 s on 2 busy cores: 86,593 training Docs (January and February).
     files, out = get_corpus("pku_pfr"), tmp_path / "pku_pfr"
     _prepare("pku_pfr", shared_data, out)
     dev = list(read_segmented(files.path(shared_data, "dev"), "bies"))
