@@ -80,10 +80,6 @@ class CorpusFiles:
         fields += [(field, getattr(self, field)) for field in ("dev", "test_raw", "test_gold", "train_words")]
         return [(field, relative) for field, relative in fields if relative is not None]
 
-    def relative_files(self) -> List[str]:
-        """Every file of the corpus, relative to the assets folder, in the order ``fetch`` gets them."""
-        return [relative for _, relative in self.labelled_files()]
-
     def format_of(self, field: str) -> str:
         """The format of the file ``field`` ("train", "dev" or "test_gold")."""
         own = {"dev": self.dev_format, "test_gold": self.test_format}.get(field)

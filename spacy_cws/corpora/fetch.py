@@ -223,7 +223,7 @@ def fetch_corpus(
     corpus = get_corpus(name)
     assets = Path(assets)
     fetched: List[FetchedFile] = []
-    for relative in corpus.relative_files():
+    for _, relative in corpus.labelled_files():
         fetched.extend(_fetch_file(relative, assets, local, download, check))
     return fetched
 

@@ -69,7 +69,7 @@ def test_project_yml_is_the_one_list_of_origins():
     member of an archive listed there: a SIGHAN 2005 training set in the zip
     without a checksum (checked by word counts), or PFR's 199801.txt (md5, no URL)."""
     for corpus in CORPORA.values():
-        for relative in corpus.relative_files():
+        for _, relative in corpus.labelled_files():
             if relative in ARCHIVE_MEMBERS:
                 archive = KNOWN_FILES[ARCHIVE_MEMBERS[relative][0]]
                 assert archive.url.startswith("http")
