@@ -13,7 +13,9 @@
    its own, the shared weights frozen, so the source's criterion segments
    as before (few_shot.py). A pipeline that held an ONNX graph gets one of
    the new weights (export_onnx), exported as its source's was unless told
-   otherwise, so it ships and runs as its source did.
+   otherwise, so it ships and runs as its source did. With raw text beside
+   the gold sentences, the new criterion then goes on learning from both:
+   the raw lines' confident gaps by the new criterion become partial labels.
 Nothing but the pipeline and the raw text (and, for a new standard, a few
 hundred gold sentences) is needed: no training corpus.
 """
@@ -29,7 +31,7 @@ from ..backends.export_options import DEFAULT_MATMULS, DEFAULT_TABLES, check_exp
 from ..segmenter.component import Segmenter
 from ..segmenter.new_criterion import check_new_criterion_name
 from ..segmenter.pipeline_segmenters import segmenter_component
-from .few_shot import FewShotSettings, learn_gold_standard
+from .few_shot import FewShotSettings, learn_from_raw_text, learn_gold_standard
 from .lexicon_mining import MinedWord, MiningSettings, mine_lexicon, model_word_statistics
 from .self_training import SelfTrainingSettings, self_train
 
@@ -98,7 +100,9 @@ def adapt_pipeline(
         source's graph was (its cfg's onnx_tables and onnx_matmuls).
     gold: gold sentences, each its words, whose standard the segmenter
         learns as a new default criterion (learn_gold_standard, with
-        ``few_shot``, None for the defaults), instead of self-training.
+        ``few_shot``, None for the defaults), instead of self-training; the
+        ``texts`` that are no gold sentence's text then teach it too
+        (learn_from_raw_text).
     RAISES ValueError: for a pipeline without gd_segmenter, settings out of
         range, both ``self_training`` and ``gold``, (training) a model that
         tags B/M/E/S, or (gold) a criterion name the segmenter has already
@@ -150,6 +154,10 @@ def adapt_pipeline(
     if gold is not None:
         result.few_shot = learn_gold_standard(nlp, segmenter, gold, few_shot, progress)
         result.settings["few_shot"] = asdict(few_shot)
+        raw_lines = _lines_beyond(texts, gold)
+        if raw_lines and few_shot.raw_steps:
+            _, probs = label_texts(segmenter, raw_lines, progress, desc="label")
+            result.few_shot.update(learn_from_raw_text(nlp, segmenter, gold, raw_lines, probs, few_shot, progress))
     if had_graph and (self_training is not None or gold is not None):
         # New weights drop the old graph: export theirs, so the result runs
         # on ONNX Runtime as its source did (static int8 products are
@@ -157,3 +165,9 @@ def adapt_pipeline(
         segmenter.export_onnx(texts[:CALIBRATION_TEXTS], **export)
         result.settings["onnx_export"] = export
     return result
+
+
+def _lines_beyond(texts: Sequence[str], gold: Sequence[Sequence[str]]) -> List[str]:
+    """The texts that are no gold sentence's text (without raw text, ``texts`` are the gold sentences' own)."""
+    gold_texts = {"".join(words) for words in gold}
+    return [text for text in texts if text not in gold_texts]

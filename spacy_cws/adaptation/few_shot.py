@@ -10,13 +10,22 @@ layer, so that it learns inside the encoders too. Only those learn; the
 shared encoder layers, the tables and the source's heads and embedding rows
 stay frozen, so the source criterion segments exactly as the source did,
 whatever the new one learns (fine-tuning the shared weights would move it
-too). Figures: docs/experiments/adaptation.md.
+too).
+
+Given the domain's raw text, the new criterion then goes on learning from
+it too: it labels the raw text, its confident gaps become partial labels
+(self_training.partial_labels; Liu et al. 2014), and each step takes a gold
+batch and a raw batch (self-training on a few-shot standard, as Liu & Zhang
+2012 self-train a domain). Figures: docs/experiments/adaptation.md.
 """
+import contextlib
 import math
 import random
 import time
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence
+
+import numpy
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -27,7 +36,7 @@ from tqdm import tqdm
 
 from ..segmenter.component import Segmenter
 from ..segmenter.new_criterion import add_new_criterion
-from .self_training import first_and_last_losses, shuffled_batches
+from .self_training import first_and_last_losses, partial_labels, shuffled_batches
 
 
 @dataclass
@@ -54,6 +63,8 @@ class FewShotSettings:
     criterion_learn_rate: float = 1e-2
     dropout: float = 0.1
     seed: int = 0
+    raw_steps: int = 300
+    raw_threshold: float = 0.95
 
     def check(self) -> None:
         """RAISES ValueError: for settings out of range or an empty criterion name."""
@@ -66,6 +77,11 @@ class FewShotSettings:
             )
         if self.passes <= 0 or self.learn_rate <= 0 or self.criterion_learn_rate <= 0 or not 0 <= self.dropout < 1:
             raise ValueError("passes, learn_rate and criterion_learn_rate must be > 0 and dropout in [0, 1)")
+        if self.raw_steps < 0 or not 0.5 < self.raw_threshold <= 1.0:
+            raise ValueError(
+                f"raw_steps must be >= 0 and raw_threshold above 0.5 and at most 1, got {self.raw_steps} "
+                f"and {self.raw_threshold}"
+            )
 
     def steps_for(self, n_characters: int) -> int:
         """The optimizer steps for gold sentences of ``n_characters``: ``steps``
@@ -98,9 +114,6 @@ def learn_gold_standard(
 
     settings.check()
     require_torch("Learning a standard from gold sentences")
-    from ..nets.criterion_growth import CRITERION_PARAMETERS
-    from ..nets.wrapped_module import torch_module
-
     fix_random_seed(settings.seed)
     started = time.perf_counter()
     config = nlp.get_pipe_config(segmenter.name)
@@ -108,28 +121,90 @@ def learn_gold_standard(
         segmenter, settings.criterion, settings.source_criterion, config["model"], settings.top_layer
     )
     examples = [_gold_example(nlp, words, settings.criterion) for words in gold]
-    module = torch_module(segmenter.model)
-    requires_grad = {name: p.requires_grad for name, p in module.named_parameters()}
-    for name, p in module.named_parameters():
-        p.requires_grad_(name.startswith(CRITERION_PARAMETERS))
-    optimizer = _CriterionRate(Adam(settings.learn_rate), settings.criterion_learn_rate / settings.learn_rate)
     texts = [eg.reference.text for eg in examples]
     batches = shuffled_batches(texts, settings.batch_chars, random.Random(settings.seed))
     steps = settings.steps_for(sum(len(text) for text in texts))
     losses: List[float] = []
-    try:
+    with _new_criterion_learns(segmenter, settings) as optimizer:
         for _ in tqdm(range(steps), desc="gold", unit=" steps", disable=not progress):
             batch = [examples[i] for i in next(batches)]
             losses.append(segmenter.update(batch, drop=settings.dropout, sgd=optimizer)[segmenter.name])
-    finally:
-        for name, p in module.named_parameters():
-            p.requires_grad_(requires_grad[name])
     segmenter.cfg["criterion"] = config["criterion"] = settings.criterion
     first, last = first_and_last_losses(losses)
     return {
         "source_criterion": source, "steps": steps, "first_gold_loss": first, "last_gold_loss": last,
         "seconds": time.perf_counter() - started,
     }
+
+
+def learn_from_raw_text(
+    nlp: Language,
+    segmenter: Segmenter,
+    gold: Sequence[Sequence[str]],
+    texts: Sequence[str],
+    gap_probs: Sequence[numpy.ndarray],
+    settings: FewShotSettings,
+    progress: bool = False,
+) -> Dict[str, float]:
+    """Go on teaching the new default criterion of ``segmenter`` (after
+    learn_gold_standard) for ``settings.raw_steps`` steps, each a batch of the
+    ``gold`` sentences and a batch of the raw ``texts``, in place. The raw
+    texts' labels are their gaps of ``gap_probs`` at least
+    ``raw_threshold`` (a boundary) or at most 1 - it (none); the other gaps
+    are left out of the loss. Only the new criterion's weights learn, as in
+    learn_gold_standard.
+
+    gap_probs: per text float32 (len(text) - 1,), the segmenter's own by
+        the new criterion (Segmenter.segment_with_probs).
+    RETURNS: statistics: the steps, the labelled share of the raw gaps, the
+        mean raw-text loss of the first and last tenth of the steps, seconds.
+    RAISES ValueError: for settings out of range; ImportError: without torch, naming the train extra.
+    """
+    from ..backends.choice import require_torch
+
+    settings.check()
+    require_torch("Learning a standard from gold sentences and raw text")
+    fix_random_seed(settings.seed + 1)
+    started = time.perf_counter()
+    examples = [_gold_example(nlp, words, settings.criterion) for words in gold]
+    labels = [partial_labels(probs, settings.raw_threshold) for probs in gap_probs]
+    n_gaps = sum(len(seq) for seq in labels)
+    labelled = sum(int((seq >= 0).sum()) for seq in labels) / max(n_gaps, 1)
+    rng = random.Random(settings.seed + 1)
+    gold_batches = shuffled_batches([eg.reference.text for eg in examples], settings.batch_chars, rng)
+    raw_batches = shuffled_batches(texts, settings.batch_chars, rng)
+    losses: List[float] = []
+    with _new_criterion_learns(segmenter, settings) as optimizer:
+        for _ in tqdm(range(settings.raw_steps), desc="gold and raw text", unit=" steps", disable=not progress):
+            segmenter.update([examples[i] for i in next(gold_batches)], drop=settings.dropout, sgd=optimizer)
+            batch = next(raw_batches)
+            step = segmenter.update_partial(
+                [texts[i] for i in batch], [labels[i] for i in batch], drop=settings.dropout, sgd=optimizer
+            )
+            losses.append(step[segmenter.name])
+    first, last = first_and_last_losses(losses)
+    return {
+        "raw_steps": settings.raw_steps, "labelled_raw_gap_share": labelled, "first_raw_loss": first,
+        "last_raw_loss": last, "raw_seconds": time.perf_counter() - started,
+    }
+
+
+@contextlib.contextmanager
+def _new_criterion_learns(segmenter: Segmenter, settings: FewShotSettings):
+    """Within: only the criterion parameters (CRITERION_PARAMETERS: the new
+    criterion's row, heads and layers) take gradients; yields the optimizer."""
+    from ..nets.criterion_growth import CRITERION_PARAMETERS
+    from ..nets.wrapped_module import torch_module
+
+    module = torch_module(segmenter.model)
+    requires_grad = {name: p.requires_grad for name, p in module.named_parameters()}
+    for name, p in module.named_parameters():
+        p.requires_grad_(name.startswith(CRITERION_PARAMETERS))
+    try:
+        yield _CriterionRate(Adam(settings.learn_rate), settings.criterion_learn_rate / settings.learn_rate)
+    finally:
+        for name, p in module.named_parameters():
+            p.requires_grad_(requires_grad[name])
 
 
 class _CriterionRate:

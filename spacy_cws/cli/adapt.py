@@ -89,6 +89,11 @@ def adapt_cli(
         f"{FewShotSettings.passes:g} passes over a gold file of more than "
         f"{FewShotSettings.min_steps * FewShotSettings.batch_chars / FewShotSettings.passes:,.0f} characters)."
     ),
+    gold_raw_steps: Optional[int] = typer.Option(
+        None, "--gold-raw-steps", min=0, help="With --gold and RAW_TEXT: the steps that follow on both, each a gold "
+        "batch and a raw batch labelled at the gaps the new criterion is sure of "
+        f"(default {FewShotSettings.raw_steps}; 0: gold sentences only)."
+    ),
     gold_heads_only: bool = typer.Option(
         False, "--gold-heads-only", help="With --gold: the new criterion learns gap heads and its embedding only; "
         "the encoders' top layer stays shared (by default it gets a copy of its own that learns too)."
@@ -123,7 +128,9 @@ def adapt_cli(
     words separated by spaces) the segmenter learns that standard instead of
     self-training: a new criterion (--criterion, default 'user') with gap
     heads and a top encoder layer of its own (--gold-heads-only: heads
-    only), the default of the output; the source's criterion
+    only), the default of the output, and with RAW_TEXT goes on learning
+    from the gold sentences and the raw text's confident gaps together
+    (--gold-raw-steps); the source's criterion
     (e.g. ctb6) still segments as before, chosen by doc._.cws_criterion or
     the criterion setting. RAW_TEXT is then optional (the lexicon is mined
     from the gold sentences' text). --suggest N writes the N raw lines the
@@ -159,6 +166,8 @@ def adapt_cli(
     check_pipeline_output(output, force, source_folder(nlp))
     mining = MiningSettings(min_count=min_count, min_accessor_variety=min_av)
     few_shot = FewShotSettings(criterion=criterion, steps=gold_steps, top_layer=not gold_heads_only)
+    if gold_raw_steps is not None:
+        few_shot.raw_steps = gold_raw_steps
     try:
         result = adapt_pipeline(
             nlp, texts, mining, training, lexicon=not no_lexicon, bonus=bonus or None, progress=progress,

@@ -32,11 +32,14 @@ def files(tmp_path_factory, shared_data, zx_raw):
 def test_gold_becomes_the_default_criterion_and_the_source_stays_selectable(files, tmp_path):
     output = tmp_path / "adapted"
     result = invoke(
-        "zh_cws_gd_sm", files / "raw.txt", "--output", output, "--gold", files / "gold.txt", "--gold-steps", 2
+        "zh_cws_gd_sm", files / "raw.txt", "--output", output, "--gold", files / "gold.txt", "--gold-steps", 2,
+        "--gold-raw-steps", 3,
     )
     assert result.exit_code == 0, result.output
     report = srsly.read_json(output / "adaptation.json")
     assert report["gold"]["sentences"] == 60 and report["few_shot"]["source_criterion"] == "source"
+    # then the gold sentences and the raw text together, labelled where the new criterion is sure
+    assert report["few_shot"]["raw_steps"] == 3 and 0.5 < report["few_shot"]["labelled_raw_gap_share"] <= 1
     assert report["self_training"] is None
     nlp = spacy.load(output)
     segmenter = nlp.get_pipe("gd_segmenter")
@@ -57,7 +60,10 @@ def test_gold_with_no_lexicon_adds_no_mined_word(files, tmp_path):
     segmenter, so the source criterion keeps its words where the lexicon would have moved them."""
     output, with_lexicon = tmp_path / "alone", tmp_path / "with-lexicon"
     for folder, extra in ((output, ["--no-lexicon"]), (with_lexicon, [])):
-        args = [files / "raw.txt", "--output", folder, "--gold", files / "gold.txt", "--gold-steps", 2, *extra]
+        args = [
+            files / "raw.txt", "--output", folder, "--gold", files / "gold.txt", "--gold-steps", 2,
+            "--gold-raw-steps", 0, *extra,
+        ]
         result = invoke("zh_cws_gd_sm", *args)
         assert result.exit_code == 0, result.output
     report = srsly.read_json(output / "adaptation.json")
@@ -82,7 +88,8 @@ def test_gold_without_raw_text_learns_from_the_gold_text(files, tmp_path):
     model = nlp.get_pipe_config("gd_segmenter")["model"]  # heads only: the v2 settings, as before v3
     assert model["@architectures"] == "spacy-cws.GDTransformer.v2" and "criterion_layers" not in model
     assert model["criterion_heads"] == [2]
-    assert srsly.read_json(output / "adaptation.json")["few_shot"]["source_criterion"] == "ctb6"
+    few_shot = srsly.read_json(output / "adaptation.json")["few_shot"]
+    assert few_shot["source_criterion"] == "ctb6" and "raw_steps" not in few_shot  # no raw text: gold only
 
 
 def test_gold_refusals(files, tmp_path):

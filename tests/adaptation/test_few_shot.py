@@ -1,12 +1,15 @@
 """Learning a standard from gold sentences (adaptation/few_shot.py) on ZX: the new criterion
-moves toward the gold words, the source criterion keeps exactly the source's."""
+moves toward the gold words, then learns from the raw text's confident gaps too, and the source
+criterion keeps exactly the source's."""
 import numpy
 import pytest
 import spacy
 
 torch = pytest.importorskip("torch")
 
-from spacy_cws.adaptation.few_shot import FewShotSettings, learn_gold_standard  # noqa: E402
+from spacy_cws.adaptation.few_shot import FewShotSettings, learn_from_raw_text, learn_gold_standard  # noqa: E402
+from spacy_cws.adaptation.self_training import partial_labels  # noqa: E402
+from spacy_cws.nets.criterion_growth import CRITERION_PARAMETERS  # noqa: E402
 from spacy_cws.nets.wrapped_module import torch_module  # noqa: E402
 
 
@@ -60,6 +63,33 @@ def test_the_new_criterion_learns_the_gold_standard_and_the_source_stays(zx_gold
         assert not torch.equal(own.attention.qkv.weight, shared.attention.qkv.weight)
 
 
+def test_the_raw_text_sharpens_the_new_criterion_on_its_confident_gaps(zx_gold, zx_raw):
+    """After the gold steps, steps on gold and raw batches make the new criterion surer of the raw gaps it
+    labelled (their boundary probabilities move toward the labels); the shared weights stay."""
+    nlp = spacy.load("zh_cws_gd_sm", config={"components": {"gd_segmenter": {"inference_backend": "torch"}}})
+    segmenter = nlp.get_pipe("gd_segmenter")
+    settings = FewShotSettings(criterion="zx", steps=10, batch_chars=600, raw_steps=15)
+    learn_gold_standard(nlp, segmenter, zx_gold, settings)
+    source_words, source_probs = segmenter.segment_with_probs(zx_raw, ["source"] * len(zx_raw))
+    weights = {name: p.detach().clone() for name, p in torch_module(segmenter.model).named_parameters()}
+    _, probs = segmenter.segment_with_probs(zx_raw)  # by the new default criterion
+    labels = numpy.concatenate([partial_labels(p, settings.raw_threshold) for p in probs])
+    labelled = labels >= 0
+
+    stats = learn_from_raw_text(nlp, segmenter, zx_gold, zx_raw, probs, settings)
+    assert stats["raw_steps"] == 15 and 0.5 < stats["labelled_raw_gap_share"] == pytest.approx(labelled.mean())
+    _, after = segmenter.segment_with_probs(zx_raw)
+    distance_before = numpy.abs(numpy.concatenate(probs)[labelled] - labels[labelled]).mean()
+    distance_after = numpy.abs(numpy.concatenate(after)[labelled] - labels[labelled]).mean()
+    assert distance_after < distance_before
+    module = torch_module(segmenter.model)
+    changed = [name for name, p in module.named_parameters() if not torch.equal(p, weights[name])]
+    assert changed and all(name.startswith(CRITERION_PARAMETERS) for name in changed)
+    words, again = segmenter.segment_with_probs(zx_raw, ["source"] * len(zx_raw))
+    assert all(numpy.array_equal(a, b) for a, b in zip(source_words, words))
+    assert all(numpy.array_equal(a, b) for a, b in zip(source_probs, again))
+
+
 @pytest.mark.parametrize(
     "settings, message",
     [
@@ -67,6 +97,8 @@ def test_the_new_criterion_learns_the_gold_standard_and_the_source_stays(zx_gold
         (FewShotSettings(steps=-1), "steps and min_steps must be >= 0"),
         (FewShotSettings(learn_rate=0), "learn_rate and criterion_learn_rate must be > 0"),
         (FewShotSettings(passes=0), "passes, learn_rate"),
+        (FewShotSettings(raw_steps=-1), "raw_steps must be >= 0"),
+        (FewShotSettings(raw_threshold=0.5), "raw_threshold above 0.5"),
     ],
 )
 def test_settings_out_of_range(settings, message):
