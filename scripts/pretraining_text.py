@@ -8,31 +8,19 @@ any corpus of this project will do (segmented, NER or sentiment). Pass only
 training splits: a test set's text in the pretraining data would leak it.
 """
 from pathlib import Path
-from typing import Iterator, List
+from typing import List
 
 import srsly
 import typer
-from spacy.tokens import DocBin
-from spacy.vocab import Vocab
 from wasabi import msg
 
-
-def corpus_texts(paths: List[Path]) -> Iterator[str]:
-    """The non-empty Doc texts of the DocBins at PATHS. RAISES ValueError when
-    a path is not a file."""
-    vocab = Vocab()
-    for path in paths:
-        if not path.is_file():
-            raise ValueError(f"{path} is not a DocBin file: convert the corpus first (spacy project run ...)")
-        for doc in DocBin().from_disk(path).get_docs(vocab):
-            if doc.text:
-                yield doc.text
+from spacy_cws.ngram_vectors.training_texts import training_texts
 
 
 def main(output: Path, corpora: List[Path]):
     try:
-        texts = list(corpus_texts(corpora))
-    except ValueError as err:
+        texts = list(training_texts(corpora))
+    except (OSError, ValueError) as err:
         msg.fail(str(err), exits=1)
     output.parent.mkdir(parents=True, exist_ok=True)
     srsly.write_jsonl(output, ({"text": text} for text in texts))
