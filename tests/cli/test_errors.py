@@ -37,6 +37,7 @@ def _bad_inputs(tmp_path):
         "model-meta": (["ctb6", str(not_json), out], "is not valid JSON"),
         "ngram-vectors": ([out, absent], "absent not found"),
         "prepare": (["ctb6", str(folder), out], "Missing train file"),
+        "pretrain-charlm": ([out, absent], "absent not found"),
         "report": ([str(utf8), absent, "--train-words", str(utf8), "-o", out], "absent"),
         "score": ([str(utf8), str(gbk), "--train-words", absent], "gbk.txt:1: not valid UTF-8"),
         "segment": ([str(folder / "absent.txt")], "absent.txt"),
@@ -49,7 +50,8 @@ def _bad_inputs(tmp_path):
 COMMANDS = [
     "adapt", "add-criterion", "average-weights", "configure", "convert", "convert-ner", "convert-pos",
     "convert-sentiment", "ensemble-segment", "evaluate", "export-onnx", "fetch", "half-precision", "join-corpora",
-    "model-meta", "ngram-vectors", "prepare", "report", "score", "segment", "teacher-corpus", "to-tokenizer", "train",
+    "model-meta", "ngram-vectors", "prepare", "pretrain-charlm", "report", "score", "segment", "teacher-corpus",
+    "to-tokenizer", "train",
 ]
 
 
