@@ -121,17 +121,17 @@ def pretrain_charlm(
         str(output / VOCAB), do_lower_case=False, tokenize_chinese_chars=True, strip_accents=False,
         model_max_length=settings.max_length,
     )
-    torch.manual_seed(settings.seed)
-    config = BertConfig(
-        vocab_size=tokenizer.vocab_size, hidden_size=settings.width, num_hidden_layers=settings.layers,
-        num_attention_heads=settings.heads, intermediate_size=settings.intermediate,
-        max_position_embeddings=settings.max_length, pad_token_id=tokenizer.pad_token_id,
-    )
-    if last is not None and _checkpoint_step(last) >= settings.steps:
+    state = _checkpoint_state(last) if last is not None else None
+    if state is not None and state["global_step"] >= settings.steps:
         # The run had ended (the Trainer would take one more step): measure it again.
-        model, steps, log = BertForMaskedLM.from_pretrained(last), _checkpoint_step(last), _checkpoint_log(last)
+        model, steps, log = BertForMaskedLM.from_pretrained(last), state["global_step"], state["log_history"]
     else:
-        model = BertForMaskedLM(config)
+        torch.manual_seed(settings.seed)
+        model = BertForMaskedLM(BertConfig(
+            vocab_size=tokenizer.vocab_size, hidden_size=settings.width, num_hidden_layers=settings.layers,
+            num_attention_heads=settings.heads, intermediate_size=settings.intermediate,
+            max_position_embeddings=settings.max_length, pad_token_id=tokenizer.pad_token_id,
+        ))
         arguments = TrainingArguments(
             output_dir=str(checkpoints), max_steps=settings.steps, per_device_train_batch_size=settings.batch_size,
             learning_rate=settings.learn_rate, warmup_steps=settings.warmup_steps,
@@ -189,17 +189,8 @@ def masked_lm_accuracy(model, tokenizer, texts: Sequence[str], settings: CharLMS
     return (right / chosen if chosen else math.nan), chosen
 
 
-def _checkpoint_step(checkpoint: str) -> int:
-    """The step a Trainer checkpoint was saved at."""
-    return _checkpoint_state(checkpoint)["global_step"]
-
-
-def _checkpoint_log(checkpoint: str) -> List[dict]:
-    """The Trainer's log (losses and learning rates) up to a checkpoint."""
-    return _checkpoint_state(checkpoint)["log_history"]
-
-
 def _checkpoint_state(checkpoint: str) -> dict:
+    """The Trainer's state saved with a checkpoint: its step (global_step) and its log (log_history)."""
     return json.loads((Path(checkpoint) / "trainer_state.json").read_text(encoding="utf-8"))
 
 
