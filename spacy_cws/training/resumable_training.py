@@ -3,10 +3,13 @@
 ``spacy train`` cannot continue an interrupted run: a restart begins at step
 0 with a new optimizer. This runs the same loop (spaCy's
 ``train_while_improving``, evaluation callback, logger, model-last and
-model-best) and, at every evaluation, also saves what a restart needs in
-``OUTPUT/resume``: the pipeline, the optimizer's state (optimizer_state.py),
-the step, the best score and the random generators' states. ``resume_training``
-loads it and goes on, from the step after, any number of times.
+model-best) and, at every evaluation and every ``save_seconds`` between
+them, also saves what a restart needs in ``OUTPUT/resume``: the pipeline, the
+optimizer's state (optimizer_state.py), the step, the best score and the
+random generators' states. ``resume_training`` loads it and goes on, from the
+step after, any number of times. The timed saves matter where steps are slow:
+a teacher on two shared cores evaluates every hour or two, and a stop between
+two evaluations would otherwise lose every step since the last.
 
 The batches are the same as in an uninterrupted run: each epoch's order comes
 from a generator seeded with the training seed and the epoch, so a restart
@@ -16,6 +19,7 @@ import pickle
 import random
 import shutil
 import sys
+import time
 from itertools import islice
 from pathlib import Path
 from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Tuple
@@ -38,6 +42,9 @@ from thinc.api import fix_random_seed
 from .optimizer_state import optimizer_state, restore_optimizer_state
 
 RESUME_DIR = "resume"
+# Between evaluations, what a restart needs is saved when this much time has
+# passed since the last save (a save of the teacher's 230 MB takes seconds).
+SAVE_SECONDS = 600.0
 STATE_FILE = "training_state.pkl"
 _MISSING = object()
 
@@ -51,21 +58,32 @@ def resume_folder(output: Path) -> Path:
     return Path(output) / RESUME_DIR
 
 
-def train_resumably(nlp: Language, output: Path, stdout: IO = sys.stdout, stderr: IO = sys.stderr) -> Path:
+def train_resumably(
+    nlp: Language,
+    output: Path,
+    stdout: IO = sys.stdout,
+    stderr: IO = sys.stderr,
+    save_seconds: float = SAVE_SECONDS,
+) -> Path:
     """Train the initialized ``nlp`` (spacy.training.initialize.init_nlp) as
-    ``spacy train`` does, saving what a restart needs at every evaluation.
+    ``spacy train`` does, saving what a restart needs at every evaluation,
+    and after any step that ends ``save_seconds`` or more after the last save
+    (0: after every step).
 
     RETURNS: ``output/model-last``.
     RAISES ResumeError: if ``output`` already holds a resumable run.
     """
     if resume_folder(output).exists():
         raise ResumeError(f"{output} holds a run that can be resumed: resume it, or choose another output folder")
-    return _train(nlp, Path(output), None, stdout, stderr)
+    return _train(nlp, Path(output), None, stdout, stderr, save_seconds)
 
 
-def resume_training(output: Path, stdout: IO = sys.stdout, stderr: IO = sys.stderr) -> Path:
+def resume_training(
+    output: Path, stdout: IO = sys.stdout, stderr: IO = sys.stderr, save_seconds: float = SAVE_SECONDS
+) -> Path:
     """Continue the run that train_resumably (or an earlier resume) wrote to
-    ``output``, from the step after its last evaluation, with its config.
+    ``output``, from the step after its last save, with its config;
+    ``save_seconds`` as train_resumably's.
 
     RETURNS: ``output/model-last``.
     RAISES ResumeError: if ``output`` holds no resumable run or its state
@@ -80,7 +98,7 @@ def resume_training(output: Path, stdout: IO = sys.stdout, stderr: IO = sys.stde
         nlp = spacy.load(folder / "model")
     except (OSError, ValueError, pickle.UnpicklingError, EOFError) as err:
         raise ResumeError(f"Cannot resume from {folder}: {err}") from err
-    return _train(nlp, Path(output), state, stdout, stderr)
+    return _train(nlp, Path(output), state, stdout, stderr, save_seconds)
 
 
 def changed_settings(folder: Path, overrides: Dict[str, Any]) -> List[str]:
@@ -103,7 +121,9 @@ def changed_settings(folder: Path, overrides: Dict[str, Any]) -> List[str]:
     return changed
 
 
-def _train(nlp: Language, output: Path, state: Optional[Dict[str, Any]], stdout: IO, stderr: IO) -> Path:
+def _train(
+    nlp: Language, output: Path, state: Optional[Dict[str, Any]], stdout: IO, stderr: IO, save_seconds: float
+) -> Path:
     config = nlp.config.interpolate()
     T = registry.resolve(config["training"], schema=ConfigSchemaTraining)
     train_corpus, dev_corpus = resolve_dot_names(config, [T["train_corpus"], T["dev_corpus"]])
@@ -140,6 +160,7 @@ def _train(nlp: Language, output: Path, state: Optional[Dict[str, Any]], stdout:
     with nlp.select_pipes(disable=T["frozen_components"]):
         log_step, finalize_logger = T["logger"](nlp, stdout, stderr)
     output.mkdir(parents=True, exist_ok=True)
+    last_save = time.monotonic()
     try:
         for _, info, is_best in steps:
             info["step"] += start
@@ -149,7 +170,9 @@ def _train(nlp: Language, output: Path, state: Optional[Dict[str, Any]], stdout:
                 with nlp.select_pipes(disable=T["frozen_components"]):
                     update_meta(T, nlp, info)
                 _save_models(before_to_disk(nlp), output, is_best)
+            if is_best is not None or time.monotonic() - last_save >= save_seconds:
                 _save_state(nlp, optimizer, output, info["step"], best)
+                last_save = time.monotonic()
             log_step(info if is_best is not None else None)
     finally:
         finalize_logger()

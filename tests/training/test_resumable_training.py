@@ -3,6 +3,8 @@ weights of the same run left alone (python -m spacy_cws train --resume)."""
 from itertools import islice
 from typing import List
 
+import pickle
+
 import pytest
 import torch
 from spacy.tokens import Doc, DocBin
@@ -13,7 +15,13 @@ from typer.testing import CliRunner
 from spacy_cws.cli import app
 from spacy_cws.corpora.formats import read_segmented
 from spacy_cws.nets.wrapped_module import torch_module
-from spacy_cws.training.resumable_training import ResumeError, resume_training, train_resumably
+from spacy_cws.training.resumable_training import (
+    STATE_FILE,
+    ResumeError,
+    resume_folder,
+    resume_training,
+    train_resumably,
+)
 from spacy_cws.training.weight_checkpoints import checkpoint_step, create_save_weights, list_checkpoints
 
 from ..segmentation_data import blank_pipeline
@@ -67,9 +75,10 @@ def ctb6_corpus(shared_data, tmp_path_factory):
     return folder
 
 
-def _config(corpus, stop_before_steps, checkpoints):
+def _config(corpus, stop_before_steps, checkpoints, eval_frequency=2):
     overrides = {
         **OVERRIDES,
+        "training.eval_frequency": eval_frequency,
         "paths.train": str(corpus / "train.spacy"),
         "paths.dev": str(corpus / "dev.spacy"),
         "training.before_update": {
@@ -101,6 +110,24 @@ def test_a_run_stopped_twice_and_resumed_ends_as_one_left_alone(ctb6_corpus, tmp
         assert torch.equal(whole[name], resumed[name]), name
     steps = [checkpoint_step(path) for path in list_checkpoints(tmp_path / "checkpoints")]
     assert steps == list(range(1, STEPS + 1))  # numbered by the run's steps, not the restart's
+
+
+def test_a_stop_between_evaluations_resumes_from_the_last_timed_save(ctb6_corpus, tmp_path):
+    """Evaluating only at step 0 but saving the restart state after every
+    step, a run stopped before step 6 continues at step 6, not 1, and ends
+    with the weights of the run left alone."""
+    whole = tmp_path / "whole"
+    train_resumably(init_nlp(_config(ctb6_corpus, [], tmp_path / "whole-checkpoints", eval_frequency=100)), whole)
+    output = tmp_path / "stopped"
+    with pytest.raises(KeyboardInterrupt):
+        nlp = init_nlp(_config(ctb6_corpus, [6], tmp_path / "checkpoints", eval_frequency=100))
+        train_resumably(nlp, output, save_seconds=0)
+    with (resume_folder(output) / STATE_FILE).open("rb") as file_:
+        assert pickle.load(file_)["step"] == 5
+    resume_training(output, save_seconds=0)
+    expected, resumed = _weights(whole / "model-last"), _weights(output / "model-last")
+    for name in expected:
+        assert torch.equal(expected[name], resumed[name]), name
 
 
 def test_resuming_a_folder_without_a_run_is_an_error(tmp_path):
