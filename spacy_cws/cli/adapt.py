@@ -99,8 +99,8 @@ def adapt_cli(
         "the encoders' top layer stays shared (by default it gets a copy of its own that learns too)."
     ),
     suggest: Optional[int] = typer.Option(
-        None, "--suggest", min=1, help="Write the N raw lines the pipeline is least sure of, segmented, for you to "
-        "correct and pass as --gold (to --output FILE, or stdout); nothing is adapted."
+        None, "--suggest", min=1, help="Write N raw lines to correct, where the pipeline doubts gaps that recur in the "
+        "text, segmented, for you to correct and pass as --gold (to --output FILE, or stdout); nothing is adapted."
     ),
 ):
     """Adapt a pipeline to your domain from raw text, or to your standard from gold sentences.
@@ -133,8 +133,9 @@ def adapt_cli(
     (--gold-raw-steps); the source's criterion
     (e.g. ctb6) still segments as before, chosen by doc._.cws_criterion or
     the criterion setting. RAW_TEXT is then optional (the lexicon is mined
-    from the gold sentences' text). --suggest N writes the N raw lines the
-    pipeline is least sure of, segmented, to correct and pass as --gold."""
+    from the gold sentences' text). --suggest N writes N raw lines where the
+    pipeline doubts gaps that recur in the text, segmented, to correct and
+    pass as --gold."""
     import spacy
 
     from ..adaptation.adapt import adapt_pipeline

@@ -9,8 +9,8 @@ from .errors import fail
 
 
 def write_suggestions(nlp, texts: Sequence[str], n: int, output: Optional[Path], progress: bool) -> None:
-    """Write the ``n`` most uncertain texts (adaptation/suggest.py), words
-    separated by spaces, one a line, most uncertain first, to ``output``
+    """Write ``n`` texts to correct (adaptation/suggest.py), words
+    separated by spaces, one a line, in the order chosen, to ``output``
     (None: stdout). Fails (exit 1) for a pipeline without gd_segmenter or
     an output that cannot be written."""
     from ..adaptation.suggest import suggest_lines
@@ -32,6 +32,6 @@ def write_suggestions(nlp, texts: Sequence[str], n: int, output: Optional[Path],
     except OSError as err:
         fail(f"Cannot write {output}: {err.strerror or err}")
     msg.good(
-        f"Wrote the {len(suggestions):,} least certain lines to {output}: correct their spaces, "
+        f"Wrote {len(suggestions):,} lines to {output}: correct their spaces, "
         "then pass the file as --gold"
     )
