@@ -10,6 +10,8 @@ random generators' states. ``resume_training`` loads it and goes on, from the
 step after, any number of times. The timed saves matter where steps are slow:
 a teacher on two shared cores evaluates every hour or two, and a stop between
 two evaluations would otherwise lose every step since the last.
+Evaluations fall at the run's steps that are multiples of eval_frequency, and
+at max_steps, however often it was resumed.
 
 The batches are the same as in an uninterrupted run: each epoch's order comes
 from a generator seeded with the training seed and the epoch, so a restart
@@ -142,42 +144,64 @@ def _train(
         restore_optimizer_state(optimizer, nlp, state["optimizer"])
         _set_random_states(state["random"])
     before_update = T["before_update"]
+    evaluate = create_evaluation_callback(nlp, dev_corpus, T["score_weights"])
+    # spaCy's loop counts steps from 0 at each restart, so its evaluations
+    # would fall at the restart step plus multiples of eval_frequency, and the
+    # last steps of a resumed run might never be evaluated. It gets no
+    # evaluation to do (a placeholder at its step 0, never again); the run
+    # evaluates here, at its own steps that are multiples of eval_frequency
+    # and at max_steps, and counts patience from them.
     steps = train_while_improving(
         nlp,
         optimizer,
         batches,
-        create_evaluation_callback(nlp, dev_corpus, T["score_weights"]),
+        lambda: (0.0, {}),
         dropout=T["dropout"],
-        eval_frequency=T["eval_frequency"],
+        eval_frequency=sys.maxsize,
         accumulate_gradient=T["accumulate_gradient"],
-        patience=T["patience"],
+        patience=0,
         max_steps=0,  # the batches stop at max_steps
         exclude=T["frozen_components"],
         annotating_components=T["annotating_components"],
         before_update=None if before_update is None else _offset_steps(before_update, start),
     )
+    best_step = None if state is None else state.get("best_step", state["step"])
     before_to_disk = create_before_to_disk_callback(T["before_to_disk"])
     with nlp.select_pipes(disable=T["frozen_components"]):
         log_step, finalize_logger = T["logger"](nlp, stdout, stderr)
     output.mkdir(parents=True, exist_ok=True)
     last_save = time.monotonic()
     try:
-        for _, info, is_best in steps:
+        for _, info, _ in steps:
             info["step"] += start
-            if is_best is not None:
-                is_best = best is None or info["score"] > best
-                best = info["score"] if is_best else best
+            evaluated = info["step"] % T["eval_frequency"] == 0 or info["step"] == T["max_steps"]
+            if evaluated:
+                info["score"], info["other_scores"] = _evaluate(nlp, optimizer, evaluate)
+                if best is None or info["score"] > best:
+                    best, best_step = info["score"], info["step"]
                 with nlp.select_pipes(disable=T["frozen_components"]):
                     update_meta(T, nlp, info)
-                _save_models(before_to_disk(nlp), output, is_best)
-            if is_best is not None or time.monotonic() - last_save >= save_seconds:
-                _save_state(nlp, optimizer, output, info["step"], best)
+                _save_models(before_to_disk(nlp), output, best_step == info["step"])
+            if evaluated or time.monotonic() - last_save >= save_seconds:
+                _save_state(nlp, optimizer, output, info["step"], best, best_step)
                 last_save = time.monotonic()
-            log_step(info if is_best is not None else None)
+            log_step(info if evaluated else None)
+            if evaluated:
+                info["losses"].clear()  # the losses of the steps since the last evaluation, as spaCy logs them
+                if T["patience"] and info["step"] - best_step >= T["patience"]:
+                    break
     finally:
         finalize_logger()
     before_to_disk(nlp).to_disk(output / DIR_MODEL_LAST)
     return output / DIR_MODEL_LAST
+
+
+def _evaluate(nlp: Language, optimizer, evaluate: Callable) -> Tuple[float, Dict[str, Any]]:
+    """The dev score and scores, with the optimizer's averaged weights where it keeps them (as spaCy's loop)."""
+    if optimizer.averages:
+        with nlp.use_params(optimizer.averages):
+            return evaluate()
+    return evaluate()
 
 
 def _epoch_batches(
@@ -213,7 +237,7 @@ def _save_models(nlp: Language, output: Path, is_best: bool) -> None:
         shutil.copytree(output / DIR_MODEL_LAST, output / DIR_MODEL_BEST)
 
 
-def _save_state(nlp: Language, optimizer, output: Path, step: int, best: float) -> None:
+def _save_state(nlp: Language, optimizer, output: Path, step: int, best: float, best_step: int) -> None:
     """Write the restart state to a new folder, then put it in place, so a
     stop while writing leaves the previous state whole."""
     folder = resume_folder(output)
@@ -224,6 +248,7 @@ def _save_state(nlp: Language, optimizer, output: Path, step: int, best: float) 
     state = {
         "step": step,
         "best_score": best,
+        "best_step": best_step,
         "optimizer": optimizer_state(optimizer, nlp, step + 1),
         "random": _random_states(),
     }

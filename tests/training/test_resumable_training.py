@@ -46,6 +46,21 @@ OVERRIDES = {
     "components.gd_segmenter.model.trigram_width": 0,
 }
 _interrupted = set()
+_evaluated_steps: List[int] = []
+
+
+@registry.loggers("test-resume.evaluated_steps.v1")
+def evaluated_steps():
+    """A logger that records the step of each evaluation."""
+
+    def setup(nlp, stdout, stderr):
+        def log_step(info):
+            if info is not None:
+                _evaluated_steps.append(info["step"])
+
+        return log_step, lambda: None
+
+    return setup
 
 
 @registry.callbacks("test-resume.stop_before.v1")
@@ -128,6 +143,20 @@ def test_a_stop_between_evaluations_resumes_from_the_last_timed_save(ctb6_corpus
     expected, resumed = _weights(whole / "model-last"), _weights(output / "model-last")
     for name in expected:
         assert torch.equal(expected[name], resumed[name]), name
+
+
+def test_a_resumed_run_evaluates_at_the_steps_of_a_run_left_alone(ctb6_corpus, tmp_path):
+    """Stopped before step 4 and resumed from step 3, a 7-step run evaluating
+    every 2 steps evaluates at 0, 2, 4, 6 and its last step, 7, as when left
+    alone (not at 3, 5 and 7, counting from the restart)."""
+    config = _config(ctb6_corpus, [4], tmp_path / "checkpoints")
+    config["training"]["max_steps"] = 7
+    config["training"]["logger"] = {"@loggers": "test-resume.evaluated_steps.v1"}
+    _evaluated_steps.clear()
+    with pytest.raises(KeyboardInterrupt):
+        train_resumably(init_nlp(config), tmp_path / "run")
+    resume_training(tmp_path / "run")
+    assert _evaluated_steps == [0, 2, 4, 6, 7]
 
 
 def test_resuming_a_folder_without_a_run_is_an_error(tmp_path):
