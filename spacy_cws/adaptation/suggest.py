@@ -84,15 +84,12 @@ def suggest_lines(
     if n < 1:
         raise ValueError(f"Suggest at least one line, got {n}")
     spans, probs = label_texts(segmenter, texts, progress, desc="score")
-    pairs = [[text[gap : gap + 2] for gap in range(len(text) - 1)] for text in texts]
-    counts = Counter(pair for line in pairs for pair in line)
+    counts = Counter(text[gap : gap + 2] for text in texts for gap in range(len(text) - 1))
     doubts = []  # per text: (pair, doubt × log(1 + count)) at its doubtful gaps
-    for line_pairs, line_probs in zip(pairs, probs):
+    for text, line_probs in zip(texts, probs):
         doubt = gap_doubts(line_probs)
-        doubts.append(
-            [(line_pairs[gap], doubt[gap] * numpy.log1p(counts[line_pairs[gap]]))
-             for gap in numpy.flatnonzero(doubt > settings.min_doubt)]
-        )
+        pairs = ((text[gap : gap + 2], doubt[gap]) for gap in numpy.flatnonzero(doubt > settings.min_doubt))
+        doubts.append([(pair, d * numpy.log1p(counts[pair])) for pair, d in pairs])
     chosen_pairs: Counter = Counter()
 
     def value(index: int) -> float:
