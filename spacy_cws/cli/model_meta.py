@@ -28,6 +28,7 @@ def build_meta(
     teacher: Optional[str] = None,
     joint_corpora: Sequence[str] = (),
     onnx_graph: Optional[dict] = None,
+    teacher_corpora: Sequence[str] = (),
 ) -> dict:
     """meta.json fields naming the training data, the lexicons, their terms, the measured scores
     and the spacy-cws versions that load the pipeline.
@@ -46,10 +47,13 @@ def build_meta(
     onnx_graph: where the pipeline holds an ONNX graph of its network, how
         it was exported (the segmenter's cfg records ``onnx_tables`` and
         ``onnx_matmuls``); None without a graph.
+    teacher_corpora: the corpora the teacher was trained on, whose terms the
+        student inherits, e.g. ["ctb6", "sxu", "pku_pfr"]; only with teacher.
     RAISES KeyError: for an unknown corpus.
     """
     files = get_corpus(corpus)
     joint = [get_corpus(name) for name in joint_corpora]
+    taught_by = [get_corpus(name) for name in teacher_corpora]
     official, speed = metrics["official"], metrics["speed"]
     meta = {
         "description": (
@@ -98,12 +102,17 @@ def build_meta(
         meta["sources"].append({"name": f"raw text of {sources} (pretrained n-gram vectors)",
                                 "license": "research use only, as each corpus's terms state"})
     if teacher:
+        trained_on = f" (itself trained on {', '.join(other.source for other in taught_by)})" if taught_by else ""
         meta["description"] += (
-            f" Distilled from {teacher}: also trained on the raw text of training splits (no dev or test text,"
-            f" no ZX) as {teacher} segments it (sequence-level knowledge distillation)."
+            f" Distilled from {teacher}{trained_on}: also trained on the raw text of training splits (no dev or"
+            f" test text) as {teacher} segments it (knowledge distillation)."
         )
         meta["sources"].append({"name": f"raw training-split text segmented by {teacher}",
                                 "license": "research use only, as each corpus's terms state"})
+        for name, other in zip(teacher_corpora, taught_by):
+            if name != corpus and name not in joint_corpora:
+                meta["license"] += f"; its teacher trained on {name} data: {other.terms}"
+                meta["sources"].append({"name": f"{other.source} (through the teacher)", "license": other.terms})
     if onnx_graph:
         meta["description"] += (
             f" Runs on ONNX Runtime without torch: its network as an ONNX graph with"
@@ -156,7 +165,11 @@ def model_meta_cli(
     distilled_from: Optional[str] = typer.Option(
         None,
         "--distilled-from",
-        help="The installed teacher pipeline whose words on raw text the model also learned (teacher-corpus).",
+        help="The teacher pipeline (an installed package, or a folder) whose words on raw text the model also "
+        "learned (teacher-corpus).",
+    ),
+    teacher_corpus: List[str] = typer.Option(
+        [], "--teacher-corpus", help="A corpus the teacher was trained on (with --distilled-from); repeatable."
     ),
 ):
     """Write model card fields (training data, its terms, test scores) for spacy package."""
@@ -175,12 +188,9 @@ def model_meta_cli(
                 key: segmenter_cfg.get(key) for key in ("onnx_tables", "onnx_matmuls") if key in segmenter_cfg
             }
     lexicons = [channel["name"] for channel in segmenter_cfg.get("lexicons", [])]
-    teacher = None
-    if distilled_from:
-        version = get_package_version(distilled_from)
-        if version is None:
-            fail(f"--distilled-from {distilled_from}: no such installed pipeline package")
-        teacher = f"{distilled_from} {version}"
+    if teacher_corpus and not distilled_from:
+        fail("--teacher-corpus names the teacher's corpora: give the teacher with --distilled-from too")
+    teacher = _teacher_name(distilled_from) if distilled_from else None
     try:
         meta = build_meta(
             corpus,
@@ -191,11 +201,24 @@ def model_meta_cli(
             teacher,
             joint_corpus,
             onnx_graph,
+            teacher_corpus,
         )
     except KeyError as err:
         fail(f"Cannot build the model card: {err.args[0]}")
     srsly.write_json(output, meta)
     msg.good(f"Wrote {output}")
+
+
+def _teacher_name(teacher: str) -> str:
+    """An installed package's name and version, or a pipeline folder's path (its meta.json
+    names only spacy train's placeholder); fails where TEACHER is neither."""
+    if Path(teacher).is_dir():
+        require_file(Path(teacher) / "meta.json", "meta.json of the --distilled-from pipeline")
+        return f"the pipeline {teacher}"
+    version = get_package_version(teacher)
+    if version is None:
+        fail(f"--distilled-from {teacher}: no such installed pipeline package or pipeline folder")
+    return f"{teacher} {version}"
 
 
 def _in_precision(speed: dict) -> str:

@@ -62,6 +62,20 @@ def test_model_card_names_the_teacher_of_a_distilled_model():
     assert "Distilled" not in build_meta("ctb6", METRICS)["description"]
 
 
+def test_a_students_card_carries_the_terms_of_its_teachers_corpora():
+    """The teacher's training data reaches the student through its words: each corpus the student did not
+    see itself is named with its terms, and only once."""
+    meta = build_meta("ctb6", METRICS, teacher="the pipeline t", joint_corpora=["pku_pfr"],
+                      teacher_corpora=["ctb6", "sxu", "pku_pfr"])
+    assert "Distilled from the pipeline t (itself trained on" in meta["description"]
+    assert "its teacher trained on sxu data" in meta["license"]
+    assert "teacher trained on pku_pfr" not in meta["license"] and "teacher trained on ctb6" not in meta["license"]
+    names = [source["name"] for source in meta["sources"]]
+    assert len(names) == len(set(names)) == 4
+    with pytest.raises(KeyError):
+        build_meta("ctb6", METRICS, teacher="t", teacher_corpora=["nope"])
+
+
 def test_model_card_names_every_corpus_of_a_joint_model():
     meta = build_meta("ctb6", METRICS, joint_corpora=["sxu"])
     assert "Trained jointly on" in meta["description"] and "SIGHAN" in meta["description"]

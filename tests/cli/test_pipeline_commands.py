@@ -70,6 +70,14 @@ def test_evaluate_and_model_meta(trained_nlp, prepared, tmp_path):
     )
     assert meta["spacy_cws_test_scores"]["precision"] == official["precision"]
     assert "SIGHAN 2005" in meta["license"]
+    # A student names its teacher by folder, with the corpora the teacher was trained on.
+    invoke_ok("model-meta", "pku", metrics, tmp_path / "student.json", "--distilled-from", tmp_path / "nlp",
+              "--teacher-corpus", "sxu")
+    student = srsly.read_json(tmp_path / "student.json")
+    assert f"Distilled from the pipeline {tmp_path / 'nlp'}" in student["description"]
+    assert "its teacher trained on sxu data" in student["license"]
+    result = invoke("model-meta", "pku", metrics, tmp_path / "orphan.json", "--teacher-corpus", "sxu")
+    assert result.exit_code != 0 and "--distilled-from" in result.output and not (tmp_path / "orphan.json").exists()
 
 
 def test_to_tokenizer_gives_the_same_words(trained_nlp, tmp_path):

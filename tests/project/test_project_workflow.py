@@ -112,7 +112,7 @@ def test_project_run_all_on_tiny_corpus(tmp_path):
     assert nlp("今天天气很好").text == "今天天气很好"
 
     # The tiny config saves no weight checkpoints to average, and is not joint.
-    ship = {**overrides, "vars.ship_model": "model-best", "vars.meta_options": ""}
+    ship = {**overrides, "vars.run_dir": "training/ctb6-tiny", "vars.ship_model": "model-best", "vars.meta_options": ""}
     project_run(project, "ship", overrides=ship, capture=True)
     assert (project / "models" / f"zh_cws_gd-{version}.tar.gz").stat().st_size > 0
     meta = srsly.read_json(package / "meta.json")

@@ -27,8 +27,8 @@ from ..segmentation_data import SENTENCES, TEXTS, blank_pipeline, make_examples
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SEGMENTATION_CONFIGS = [
-    "cpu", "cpu_bigram", "cpu_lexicon", "cpu_mccws", "cpu_san_crf", "cpu_student", "cpu_teacher", "mccws", "paper",
-    "san_crf",
+    "cpu", "cpu_bigram", "cpu_lexicon", "cpu_mccws", "cpu_san_crf", "cpu_student", "cpu_student_gd", "cpu_teacher",
+    "mccws", "paper", "san_crf",
 ]
 # Toy sizes for each architecture's settings (only those a config sets above 0).
 TOY_MODEL = {
