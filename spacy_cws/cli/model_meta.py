@@ -29,6 +29,7 @@ def build_meta(
     joint_corpora: Sequence[str] = (),
     onnx_graph: Optional[dict] = None,
     teacher_corpora: Sequence[str] = (),
+    tagger_corpus: Optional[str] = None,
 ) -> dict:
     """meta.json fields naming the training data, the lexicons, their terms, the measured scores
     and the spacy-cws versions that load the pipeline.
@@ -49,11 +50,15 @@ def build_meta(
         ``onnx_matmuls``); None without a graph.
     teacher_corpora: the corpora the teacher was trained on, whose terms the
         student inherits, e.g. ["ctb6", "sxu", "pku_pfr"]; only with teacher.
+    tagger_corpus: the corpus whose gold part-of-speech tags trained the
+        pipeline's tagger (configs/tagged_pipeline.cfg), e.g. "pku_pfr"; None
+        for a pipeline that gives words only.
     RAISES KeyError: for an unknown corpus.
     """
     files = get_corpus(corpus)
     joint = [get_corpus(name) for name in joint_corpora]
     taught_by = [get_corpus(name) for name in teacher_corpora]
+    tags = get_corpus(tagger_corpus) if tagger_corpus else None
     official, speed = metrics["official"], metrics["speed"]
     meta = {
         "description": (
@@ -113,6 +118,15 @@ def build_meta(
             if name != corpus and name not in joint_corpora:
                 meta["license"] += f"; its teacher trained on {name} data: {other.terms}"
                 meta["sources"].append({"name": f"{other.source} (through the teacher)", "license": other.terms})
+    if tags is not None:
+        meta["description"] += (
+            f" Part-of-speech tags behind the words: spaCy's tagger, PKU's tagset in token.tag_ and UPOS in"
+            f" token.pos_, trained on the gold tags of {tags.source}; words only (the speeds here are theirs):"
+            f' spacy.load(name, exclude=["tok2vec", "tagger", "attribute_ruler"]).'
+        )
+        if tagger_corpus != corpus and tagger_corpus not in joint_corpora:
+            meta["license"] += f"; tagger trained on {tagger_corpus} data: {tags.terms}"
+            meta["sources"].append({"name": f"{tags.source} (part-of-speech tags)", "license": tags.terms})
     if onnx_graph:
         meta["description"] += (
             f" Runs on ONNX Runtime without torch: its network as an ONNX graph with"
@@ -171,6 +185,9 @@ def model_meta_cli(
     teacher_corpus: List[str] = typer.Option(
         [], "--teacher-corpus", help="A corpus the teacher was trained on (with --distilled-from); repeatable."
     ),
+    tagger_corpus: Optional[str] = typer.Option(
+        None, "--tagger-corpus", help="The corpus whose gold part-of-speech tags trained the pipeline's tagger."
+    ),
 ):
     """Write model card fields (training data, its terms, test scores) for spacy package."""
     require_file(metrics, "Metrics file (run evaluate first)")
@@ -202,6 +219,7 @@ def model_meta_cli(
             joint_corpus,
             onnx_graph,
             teacher_corpus,
+            tagger_corpus,
         )
     except KeyError as err:
         fail(f"Cannot build the model card: {err.args[0]}")

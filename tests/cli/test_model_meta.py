@@ -76,6 +76,15 @@ def test_a_students_card_carries_the_terms_of_its_teachers_corpora():
         build_meta("ctb6", METRICS, teacher="t", teacher_corpora=["nope"])
 
 
+def test_a_tagging_pipelines_card_says_where_its_tags_come_from():
+    meta = build_meta("ctb6", METRICS, tagger_corpus="pku_pfr")
+    assert "PKU's tagset in token.tag_" in meta["description"] and "exclude=" in meta["description"]
+    assert "tagger trained on pku_pfr data" in meta["license"] and len(meta["sources"]) == 2
+    joint = build_meta("ctb6", METRICS, joint_corpora=["pku_pfr"], tagger_corpus="pku_pfr")
+    assert "tagger trained on" not in joint["license"] and len(joint["sources"]) == 2
+    assert "tagset" not in build_meta("ctb6", METRICS)["description"]
+
+
 def test_model_card_names_every_corpus_of_a_joint_model():
     meta = build_meta("ctb6", METRICS, joint_corpora=["sxu"])
     assert "Trained jointly on" in meta["description"] and "SIGHAN" in meta["description"]

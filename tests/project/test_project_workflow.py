@@ -5,6 +5,8 @@ import shutil
 import pytest
 import spacy
 import srsly
+from spacy.tokens import Doc, DocBin
+from spacy.training.initialize import init_nlp
 from weasel.cli.run import project_run
 
 from spacy_cws.scoring.sighan import score_files
@@ -33,6 +35,19 @@ def _write_tiny_config(project):
             section = section[part]
         section[last] = int(value)
     config.to_disk(project / "configs" / "tiny.cfg")
+
+
+def _write_tiny_tagger(project):
+    """training/pos-tiny: configs/pos_tagger.cfg initialised on two tagged sentences (untrained)."""
+    nlp = spacy.blank("zh")
+    words, tags = [["今天", "天气", "很", "好"], ["我们", "喜欢", "天气"]], [["n", "n", "v", "v"], ["n", "v", "n"]]
+    docs = DocBin(docs=[Doc(nlp.vocab, words=w, spaces=[False] * len(w), tags=t) for w, t in zip(words, tags)])
+    docs.to_disk(project / "corpus" / "pos-tiny.spacy")
+    corpus = str(project / "corpus" / "pos-tiny.spacy")
+    config = spacy.util.load_config(REPO_ROOT / "configs" / "pos_tagger.cfg", overrides={"paths.train": corpus,
+                                                                                          "paths.dev": corpus})
+    init_nlp(config).to_disk(project / "training" / "pos-tiny")
+    return project / "training" / "pos-tiny"
 
 
 def _write(path, text):
@@ -111,11 +126,17 @@ def test_project_run_all_on_tiny_corpus(tmp_path):
     nlp = spacy.load(project / "training" / "ctb6-tiny" / "model-best")
     assert nlp("今天天气很好").text == "今天天气很好"
 
-    # The tiny config saves no weight checkpoints to average, and is not joint.
-    ship = {**overrides, "vars.run_dir": "training/ctb6-tiny", "vars.ship_model": "model-best", "vars.meta_options": ""}
+    # The tiny config saves no weight checkpoints to average, and is not joint; the tagger is tiny too.
+    ship = {**overrides, "vars.run_dir": "training/ctb6-tiny", "vars.ship_model": "model-best",
+            "vars.meta_options": "--tagger-corpus pku_pfr", "vars.pos_model": str(_write_tiny_tagger(project))}
     project_run(project, "ship", overrides=ship, capture=True)
     assert (project / "models" / f"zh_cws_gd-{version}.tar.gz").stat().st_size > 0
+    assert (package / "zh_cws_gd" / f"zh_cws_gd-{version}" / "tagger").is_dir()
+    tagged = spacy.load(project / "training" / "ctb6-tiny" / "model-tagged")
+    assert tagged.pipe_names == ["gd_segmenter", "tok2vec", "tagger", "attribute_ruler"]
+    assert all(token.tag_ in {"n", "v"} for token in tagged("今天天气很好"))
     meta = srsly.read_json(package / "meta.json")
+    assert "PKU's tagset" in meta["description"]
     assert [r["batch_size"] for r in meta["spacy_cws_speed"]] == [1, 32, 256, 1]
     assert meta["spacy_cws_speed"][-1]["characters"] == 3000
     assert "research use" in meta["license"]

@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
+import spacy
 from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 from spacy.training.initialize import init_nlp
 from spacy.training.loop import train
-from spacy.util import load_config
+from spacy.util import load_config, load_model_from_config
 from typer.testing import CliRunner
 
 from spacy_cws.cli import app
@@ -21,6 +22,7 @@ from ..backends.test_torch_free_imports import WITHOUT_TORCH
 from ..pfr_tagged_sample import DEV_DAYS, TEST_DAYS, write_sample
 
 CONFIG = Path(__file__).resolve().parents[2] / "configs" / "pos_tagger.cfg"
+TAGGED_PIPELINE = CONFIG.parent / "tagged_pipeline.cfg"
 STEPS = 30
 
 
@@ -89,3 +91,21 @@ def test_the_saved_pipeline_runs_without_torch(trained, tmp_path):
     doc = Doc(nlp.vocab, words=["发表", "新年", "贺词"], spaces=[False] * 3)
     expected = [(t.text, t.tag_, t.pos_) for t in nlp(doc)]
     assert [tuple(item.split("/")) for item in result.stdout.split()] == expected
+
+
+def test_assembled_behind_a_segmenter_it_tags_the_segmenters_words(trained, tmp_path):
+    """configs/tagged_pipeline.cfg (as `spacy assemble` reads it): the shipped segmenter's words, each with a
+    PKU tag and its UPOS; excluding the tagger's components gives the same words, untagged."""
+    nlp, _, _ = trained
+    nlp.to_disk(tmp_path / "pos")
+    segmenter = spacy.load("zh_cws_gd_sm")
+    overrides = {"paths.segmenter": str(segmenter.path), "paths.tagger": str(tmp_path / "pos")}
+    load_model_from_config(load_config(TAGGED_PIPELINE, overrides=overrides), auto_fill=True).to_disk(tmp_path / "t")
+    tagged = spacy.load(tmp_path / "t")
+    text = "他在2009年买了一部iPhone手机，售价5999元。"
+    doc = tagged(text)
+    assert doc.text == text and [t.text for t in doc] == [t.text for t in segmenter(text)]
+    assert all(t.tag_ in nlp.get_pipe("tagger").labels and t.pos_ == upos_of(t.tag_) for t in doc)
+    words_only = spacy.load(tmp_path / "t", exclude=["tok2vec", "tagger", "attribute_ruler"])
+    assert words_only.pipe_names == ["gd_segmenter"]
+    assert [(t.text, t.tag_) for t in words_only(text)] == [(t.text, "") for t in segmenter(text)]
