@@ -38,7 +38,8 @@ def _write_tiny_config(project):
 
 
 def _write_tiny_tagger(project):
-    """training/pos-tiny: configs/pos_tagger.cfg initialised on two tagged sentences (untrained)."""
+    """training/pos-tiny/model-best: configs/pos_tagger.cfg initialised on two tagged sentences (untrained);
+    returns the run's name, as `ship` takes it."""
     nlp = spacy.blank("zh")
     words, tags = [["今天", "天气", "很", "好"], ["我们", "喜欢", "天气"]], [["n", "n", "v", "v"], ["n", "v", "n"]]
     docs = DocBin(docs=[Doc(nlp.vocab, words=w, spaces=[False] * len(w), tags=t) for w, t in zip(words, tags)])
@@ -46,8 +47,9 @@ def _write_tiny_tagger(project):
     corpus = str(project / "corpus" / "pos-tiny.spacy")
     config = spacy.util.load_config(REPO_ROOT / "configs" / "pos_tagger.cfg", overrides={"paths.train": corpus,
                                                                                           "paths.dev": corpus})
-    init_nlp(config).to_disk(project / "training" / "pos-tiny")
-    return project / "training" / "pos-tiny"
+    (project / "training" / "pos-tiny").mkdir(parents=True)
+    init_nlp(config).to_disk(project / "training" / "pos-tiny" / "model-best")
+    return "pos-tiny"
 
 
 def _write(path, text):
@@ -127,8 +129,8 @@ def test_project_run_all_on_tiny_corpus(tmp_path):
     assert nlp("今天天气很好").text == "今天天气很好"
 
     # The tiny config saves no weight checkpoints to average, and is not joint; the tagger is tiny too.
-    ship = {**overrides, "vars.run_dir": "training/ctb6-tiny", "vars.ship_model": "model-best",
-            "vars.meta_options": "--tagger-corpus pku_pfr", "vars.pos_model": str(_write_tiny_tagger(project))}
+    ship = {**overrides, "vars.run": "ctb6-tiny", "vars.ship_model": "model-best",
+            "vars.meta_options": "--tagger-corpus pku_pfr", "vars.pos_run": _write_tiny_tagger(project)}
     project_run(project, "ship", overrides=ship, capture=True)
     assert (project / "models" / f"zh_cws_gd-{version}.tar.gz").stat().st_size > 0
     assert (package / "zh_cws_gd" / f"zh_cws_gd-{version}" / "tagger").is_dir()
