@@ -82,6 +82,7 @@ def build_meta(
             "inference_precision": speed.get("precision"),
         },
     }
+    credited = {corpus, *joint_corpora}  # corpora whose terms the card already names
     for name, other in zip(joint_corpora, joint):
         meta["description"] += (
             f" Trained jointly on {other.source} (multi-criteria: a criterion embedding per corpus; it segments by"
@@ -115,7 +116,8 @@ def build_meta(
         meta["sources"].append({"name": f"raw training-split text segmented by {teacher}",
                                 "license": "research use only, as each corpus's terms state"})
         for name, other in zip(teacher_corpora, taught_by):
-            if name != corpus and name not in joint_corpora:
+            if name not in credited:
+                credited.add(name)
                 meta["license"] += f"; its teacher trained on {name} data: {other.terms}"
                 meta["sources"].append({"name": f"{other.source} (through the teacher)", "license": other.terms})
     if tags is not None:
@@ -124,7 +126,7 @@ def build_meta(
             f" token.pos_, trained on the gold tags of {tags.source}; words only (the speeds here are theirs):"
             f' spacy.load(name, exclude=["tok2vec", "tagger", "attribute_ruler"]).'
         )
-        if tagger_corpus != corpus and tagger_corpus not in joint_corpora:
+        if tagger_corpus not in credited:
             meta["license"] += f"; tagger trained on {tagger_corpus} data: {tags.terms}"
             meta["sources"].append({"name": f"{tags.source} (part-of-speech tags)", "license": tags.terms})
     if onnx_graph:

@@ -83,6 +83,9 @@ def test_a_tagging_pipelines_card_says_where_its_tags_come_from():
     joint = build_meta("ctb6", METRICS, joint_corpora=["pku_pfr"], tagger_corpus="pku_pfr")
     assert "tagger trained on" not in joint["license"] and len(joint["sources"]) == 2
     assert "tagset" not in build_meta("ctb6", METRICS)["description"]
+    # A corpus both the teacher and the tagger learned from is credited once.
+    both = build_meta("ctb6", METRICS, teacher="t", teacher_corpora=["pku_pfr"], tagger_corpus="pku_pfr")
+    assert both["license"].count("pku_pfr data") == 1
 
 
 def test_model_card_names_every_corpus_of_a_joint_model():
