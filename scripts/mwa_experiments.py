@@ -11,7 +11,7 @@ the difference.
 --sources replaces the WITH config's segmentation sources (names joined
 by "+", from characters, jieba, thulac, pkuseg; "characters" makes each
 character its own word: the control without word information); extra
-options go to both configs.
+options go to both configs, --with-option SECTION.KEY=VALUE to WITH's alone.
 WITH and WITHOUT are config names under configs/ (e.g. mwa_ner and
 char_ner); CORPUS_DIR holds train.spacy, dev.spacy and test.spacy (from
 convert-ner / convert-sentiment). For each config and seed the pipeline is
@@ -88,6 +88,9 @@ def with_without(
     without_name: Optional[str] = typer.Option(
         None, "--without-name", help="Run group of the WITHOUT runs (default: --name), to share them between tables."
     ),
+    with_options: List[str] = typer.Option(
+        [], "--with-option", help="A config override for WITH's runs only, SECTION.KEY=VALUE (repeat)."
+    ),
 ):
     """WITH and WITHOUT over the same seeds: test metric per seed, the
     difference, and the mean ± sd of each column."""
@@ -95,6 +98,9 @@ def with_without(
     with_extra = (
         [] if sources is None else ["--components.mwa_enricher.sources", json.dumps(source_set(sources, pkuseg_model))]
     )
+    for option in with_options:
+        key, _, value = option.partition("=")
+        with_extra += [f"--{key}", value]
     for seed in seeds:
         ensure_run(with_config, seed, name, f"{with_config}-s{seed}", corpus, train, [*with_extra, *ctx.args])
         ensure_run(without_config, seed, without_name or name, f"{without_config}-s{seed}", corpus, train, ctx.args)

@@ -14,7 +14,7 @@ import json
 import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence
 
 from .character_vocab import character_vocab
 from .pretraining_text import PretrainingText
@@ -73,7 +73,8 @@ def text_pieces(texts: Sequence[str], max_characters: int) -> List[str]:
 
 
 def pretrain_charlm(
-    text: PretrainingText, output: Path, settings: CharLMSettings, resume: bool = False, progress: bool = False
+    text: PretrainingText, output: Path, settings: CharLMSettings, resume: bool = False, progress: bool = False,
+    max_minutes: Optional[float] = None,
 ) -> Dict[str, object]:
     """Train the LM on ``text.train`` into ``output`` (module docstring) and
     measure it on ``text.heldout``.
@@ -84,19 +85,26 @@ def pretrain_charlm(
         steps, the text's statistics and the masked-LM accuracy.
     resume: continue from the last checkpoint in OUTPUT/checkpoints (begin
         where there is none); the settings must be those the run began with.
+    max_minutes: stop after the first step that ends this many minutes
+        after training began, with a checkpoint there, so that ``resume``
+        continues it; OUTPUT/model and metrics.json are then those of that
+        step (metrics' ``steps`` below ``settings.steps``). None: train to
+        ``settings.steps``.
     RETURNS: the metrics written to metrics.json.
     RAISES ValueError: for settings out of range, a resumed run with other
         settings, a run begun again in a folder with checkpoints, or no
-        training text; ImportError: without torch or
-        transformers, naming the extras.
+        training text, or ``max_minutes`` not above 0; ImportError: without
+        torch or transformers, naming the extras.
     """
     settings.check()
+    if max_minutes is not None and max_minutes <= 0:
+        raise ValueError(f"max_minutes must be above 0, got {max_minutes}")
     if not text.train:
         raise ValueError("No training text: give the DocBin corpora of training splits")
     try:
         import torch
         from transformers import BertConfig, BertForMaskedLM, BertTokenizerFast, Trainer, TrainingArguments
-        from transformers import DataCollatorForLanguageModeling
+        from transformers import DataCollatorForLanguageModeling, TrainerCallback
         from transformers.trainer_utils import get_last_checkpoint
     except ImportError as err:
         raise ImportError(
@@ -143,6 +151,7 @@ def pretrain_charlm(
             model=model, args=arguments,
             data_collator=DataCollatorForLanguageModeling(tokenizer, mlm_probability=settings.mask_probability),
             train_dataset=_encoded(tokenizer, text.train, settings.max_length),
+            callbacks=[_time_limit(TrainerCallback, max_minutes)] if max_minutes is not None else None,
         )
         trainer.train(resume_from_checkpoint=last)
         steps, log = trainer.state.global_step, trainer.state.log_history
@@ -181,12 +190,31 @@ def masked_lm_accuracy(model, tokenizer, texts: Sequence[str], settings: CharLMS
     with torch.random.fork_rng(devices=[]), torch.no_grad():
         torch.manual_seed(settings.seed)
         for start in range(0, len(encoded), batch_size):
-            batch = collator(encoded[start:start + batch_size])
+            batch = {key: value.to(model.device) for key, value in collator(encoded[start:start + batch_size]).items()}
             logits = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits
             mask = batch["labels"] != -100
             right += int((logits.argmax(-1)[mask] == batch["labels"][mask]).sum())
             chosen += int(mask.sum())
     return (right / chosen if chosen else math.nan), chosen
+
+
+def _time_limit(callback_class, max_minutes: float):
+    """A Trainer callback (an instance of a subclass of ``callback_class``,
+    transformers' TrainerCallback, imported by the caller) that saves a
+    checkpoint and stops training after the first step that ends
+    ``max_minutes`` after training began."""
+    import time
+
+    class TimeLimit(callback_class):
+        def on_train_begin(self, args, state, control, **kwargs):
+            self.deadline = time.monotonic() + 60 * max_minutes
+
+        def on_step_end(self, args, state, control, **kwargs):
+            if time.monotonic() >= self.deadline:
+                control.should_save = control.should_training_stop = True
+            return control
+
+    return TimeLimit()
 
 
 def _checkpoint_state(checkpoint: str) -> dict:

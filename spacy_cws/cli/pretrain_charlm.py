@@ -26,6 +26,9 @@ def pretrain_charlm_cli(
     resume: bool = typer.Option(
         False, "--resume", help="Continue from the last checkpoint in OUTPUT (begin a run if there is none)."
     ),
+    max_minutes: float = typer.Option(
+        None, "--max-minutes", help="Stop with a checkpoint after this many minutes of training (--resume continues)."
+    ),
 ):
     """Pretrain a BERT-style masked character LM on the raw text of CORPORA.
 
@@ -35,7 +38,8 @@ def pretrain_charlm_cli(
     section text). transformers' Trainer trains BertForMaskedLM with character
     wordpieces and saves a checkpoint every save_steps steps; --resume
     continues a stopped run, any number of times, with the settings it
-    began with. Writes OUTPUT/model (load it by path with transformers or
+    began with; --max-minutes stops a run early, with a checkpoint, for
+    --resume to continue. Writes OUTPUT/model (load it by path with transformers or
     spacy-transformers, offline) and OUTPUT/metrics.json (texts per source,
     steps, masked-LM accuracy on the held-out texts). Takes config overrides
     (--training.steps 200). Needs torch, transformers and accelerate
@@ -72,7 +76,8 @@ def pretrain_charlm_cli(
             f"{len(text.train):,} training and {len(text.heldout):,} held-out texts, "
             f"{text.n_characters:,} characters, from {len(corpora)} corpora"
         )
-        metrics = pretrain_charlm(text, output, settings, resume=resume, progress=sys.stderr.isatty())
+        metrics = pretrain_charlm(text, output, settings, resume=resume, progress=sys.stderr.isatty(),
+                                  max_minutes=max_minutes)
     except (ValueError, ImportError, OSError) as err:
         fail(str(err))
     msg.good(

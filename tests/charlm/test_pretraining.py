@@ -1,11 +1,12 @@
 """Pretraining a tiny character LM on ZX text (charlm/pretraining.py, through ``pretrain-charlm``): it
-learns, a stopped run resumes from its last checkpoint, an ended run is measured again the same way, and
-the folder loads by path in transformers and in spacy-transformers.
+learns, a stopped or time-limited run resumes from its last checkpoint, text collected with spaCy trains
+where spaCy is missing, an ended run is measured again the same way, and the folder loads by path in transformers and in spacy-transformers.
 
 Training runs in a child process: transformers' Trainer leaves the test process in a state in which
 processes forked from it later (``segment --n-process``) can hang."""
 import json
 import math
+import os
 import shutil
 import subprocess
 import sys
@@ -105,3 +106,50 @@ def test_the_folder_loads_in_spacy_transformers_by_path(trained):
     assert tensor.shape[-1] == 32 and numpy.isfinite(tensor).all()
     wordpieces = doc._.trf_data.wordpieces.strings[0]
     assert wordpieces[0] == "[CLS]" and "[UNK]" not in wordpieces and "张" in wordpieces
+
+
+def test_a_time_limited_run_stops_with_a_checkpoint_that_resume_continues(trained, tmp_path):
+    """--max-minutes: the run stops after its first step past the limit, saves a checkpoint there and a
+    measured model; --resume then trains the remaining steps."""
+    _, corpus, _ = trained
+    limited = tmp_path / "run"
+    result = pretrain(limited, [corpus], "--max-minutes", "0.0001")
+    assert result.returncode == 0, result.stderr
+    assert metrics(limited)["steps"] == 1 and (limited / "checkpoints" / "checkpoint-1").is_dir()
+    assert (limited / "model" / "config.json").is_file()
+    result = pretrain(limited, [corpus], "--resume")
+    assert result.returncode == 0, result.stderr
+    assert metrics(limited)["steps"] == 30 and metrics(limited)["resumed_from"].endswith("checkpoint-1")
+    refused = pretrain(tmp_path / "other", [corpus], "--max-minutes", "0")
+    assert refused.returncode == 1 and "max_minutes must be above 0" in refused.stderr
+
+
+def test_text_collected_with_spacy_pretrains_where_spacy_cannot_be_imported(trained, tmp_path):
+    """scripts/charlm_prepared_text.py: ``pretrain`` in a process where importing spaCy fails writes the
+    run that ``pretrain-charlm --resume`` then continues."""
+    _, corpus, _ = trained
+    script = str(REPO_ROOT / "scripts" / "charlm_prepared_text.py")
+    config = tmp_path / "tiny.cfg"
+    options = dict(zip(TINY[::2], TINY[1::2]))
+    sections = {}
+    for key, value in options.items():
+        section, name = key[2:].split(".")
+        sections.setdefault(section, []).append(f"{name} = {value}")
+    config.write_text("".join(f"[{s}]\n" + "\n".join(lines) + "\n\n" for s, lines in sections.items()))
+    text = tmp_path / "text.json.xz"
+    collected = subprocess.run([sys.executable, script, "collect", str(text), str(corpus), "--config", str(config)],
+                               capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
+    assert collected.returncode == 0, collected.stderr
+    blocker = tmp_path / "no_spacy"
+    (blocker / "spacy").mkdir(parents=True)
+    (blocker / "spacy" / "__init__.py").write_text("raise ImportError('spaCy is not installed here')\n")
+    run = tmp_path / "run"
+    trained_there = subprocess.run(
+        [sys.executable, script, "pretrain", str(text), str(run), "--max-minutes", "0.0001"],
+        capture_output=True, text=True, timeout=600, cwd=REPO_ROOT, env={**os.environ, "PYTHONPATH": str(blocker)},
+    )
+    assert trained_there.returncode == 0, trained_there.stderr
+    assert metrics(run)["steps"] == 1
+    resumed_here = pretrain(run, [corpus], "--resume")
+    assert resumed_here.returncode == 0, resumed_here.stderr
+    assert metrics(run)["steps"] == 30 and metrics(run)["resumed_from"].endswith("checkpoint-1")

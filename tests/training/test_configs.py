@@ -41,6 +41,7 @@ STEPS = 4
 def test_every_config_is_covered():
     names = {path.stem for path in CONFIGS.glob("*.cfg")}
     mwa = {"char_ner", "char_textcat", "mwa_ner", "mwa_ner_bert", "mwa_textcat"}  # tests/mwa/test_configs.py
+    mwa |= {"lm_ner", "lm_textcat", "mwa_textcat_bert"}  # tests/mwa/test_lm_configs.py
     tagger = {"pos_tagger", "tagged_pipeline"}  # tests/training/test_pos_tagger_config.py
     charlm = {"charlm"}  # tests/charlm/test_pretrain_charlm_cli.py
     assert names == set(SEGMENTATION_CONFIGS) | {"transfer_criterion"} | mwa | tagger | charlm
