@@ -3,7 +3,7 @@ has torch and transformers but not spaCy, such as a GPU machine: the text is
 collected here, with spaCy, into one compressed file, and trained on there
 by the package's own ``pretrain_charlm``.
 
-    python scripts/charlm_prepared_text.py collect TEXT.json.xz CORPUS... -x DEV_OR_TEST... [--config configs/charlm.cfg]
+    python scripts/charlm_prepared_text.py collect TEXT.json.xz CORPUS... -x DEV_OR_TEST... [--config CFG]
     python scripts/charlm_prepared_text.py pretrain TEXT.json.xz OUTPUT [--resume] [--max-minutes M]
 
 ``collect`` reads the corpora as ``pretrain-charlm`` does

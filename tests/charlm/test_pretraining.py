@@ -1,6 +1,7 @@
 """Pretraining a tiny character LM on ZX text (charlm/pretraining.py, through ``pretrain-charlm``): it
 learns, a stopped or time-limited run resumes from its last checkpoint, text collected with spaCy trains
-where spaCy is missing, an ended run is measured again the same way, and the folder loads by path in transformers and in spacy-transformers.
+where spaCy is missing, an ended run is measured again the same way, and the folder loads by path in
+transformers and in spacy-transformers.
 
 Training runs in a child process: transformers' Trainer leaves the test process in a state in which
 processes forked from it later (``segment --n-process``) can hang."""
