@@ -32,7 +32,7 @@ def collect(args: argparse.Namespace) -> None:
     from spacy_cws.charlm.pretraining_text import collect_pretraining_text
 
     config = load_config(args.config, interpolate=True)
-    settings = CharLMSettings(**{key: value for section in config.values() for key, value in section.items()})
+    settings = CharLMSettings.from_config(config)
     settings.check()
     text = collect_pretraining_text(args.corpora, settings.heldout_share, args.exclude)
     record = {"settings": asdict(settings), "train": text.train, "heldout": text.heldout, "sources": text.sources}

@@ -53,6 +53,16 @@ class CharLMSettings:
     logging_steps: int = 100
     seed: int = 0
 
+    @classmethod
+    def from_config(cls, config) -> "CharLMSettings":
+        """The settings of a loaded configs/charlm.cfg (its sections' keys, flattened).
+        RAISES ValueError: for keys that are no setting, naming them."""
+        values = {key: value for section in config.values() for key, value in section.items()}
+        unknown = sorted(set(values) - set(cls.__dataclass_fields__))
+        if unknown:
+            raise ValueError(f"settings pretrain-charlm does not know: {', '.join(unknown)}")
+        return cls(**values)
+
     def check(self) -> None:
         """RAISES ValueError: for settings out of range, naming them."""
         positive = ("min_char_count", "layers", "width", "heads", "intermediate", "steps", "batch_size",

@@ -63,12 +63,10 @@ def pretrain_charlm_cli(
         config = load_config(config_path, overrides=parse_config_overrides(overrides), interpolate=True)
     except (ConfigValidationError, ValueError) as err:
         fail(f"Cannot read {config_path}: {err}")
-    values = {key: value for section in config.values() for key, value in section.items()}
-    known = set(CharLMSettings.__dataclass_fields__)
-    unknown = sorted(set(values) - known)
-    if unknown:
-        fail(f"{config_path} has settings pretrain-charlm does not know: {', '.join(unknown)}")
-    settings = CharLMSettings(**values)
+    try:
+        settings = CharLMSettings.from_config(config)
+    except ValueError as err:
+        fail(f"{config_path}: {err}")
     try:
         settings.check()
         text = collect_pretraining_text(corpora, settings.heldout_share, exclude)
