@@ -15,6 +15,7 @@ from ..freed_memory import release_freed_memory
 from ..nets.padded_inputs import INPUT_NAMES, ONNX_LENGTH_MULTIPLE, padded_inputs, padded_length, unpadded_scores
 from .choice import ONNXRUNTIME_INSTALL
 from .graph_metadata import graph_products, read_metadata
+from .unsigned_weights import saturating_int8_products, unsigned_weight_graph
 
 
 def import_onnxruntime():
@@ -39,7 +40,10 @@ class OnnxNetwork:
     graph: the ONNX model's bytes (onnx_export.export_graph), or its file's path.
     threads: the InferenceSession's intra-op threads (0: ONNX Runtime's default, one
         per physical core); inter-op work runs on the calling thread.
-    RAISES ImportError: without ONNX Runtime (naming the extra to install);
+    On an x86 CPU without VNNI, the int8 weights of the graph's products run
+    as uint8 (unsigned_weights.py), which gives the words they give with VNNI.
+    RAISES ImportError: without ONNX Runtime (naming the extra to install),
+        or without onnx on a CPU that needs that rewrite;
         ValueError: for bytes that ONNX Runtime cannot load (not an ONNX
         model: a damaged file), or a graph spacy-cws did not export.
     """
@@ -54,6 +58,8 @@ class OnnxNetwork:
         options.inter_op_num_threads = 1
         options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
         self.threads = threads
+        if saturating_int8_products():
+            graph = unsigned_weight_graph(graph)
         try:
             self.inference = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
         except load_errors(onnxruntime) as err:
