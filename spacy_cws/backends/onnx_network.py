@@ -15,7 +15,7 @@ from ..freed_memory import release_freed_memory
 from ..nets.padded_inputs import INPUT_NAMES, ONNX_LENGTH_MULTIPLE, padded_inputs, padded_length, unpadded_scores
 from .choice import ONNXRUNTIME_INSTALL
 from .graph_metadata import graph_products, read_metadata
-from .unsigned_weights import saturating_int8_products, unsigned_weight_graph
+from .unsigned_weights import graph_for_this_cpu
 
 
 def import_onnxruntime():
@@ -58,10 +58,9 @@ class OnnxNetwork:
         options.inter_op_num_threads = 1
         options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
         self.threads = threads
-        if saturating_int8_products():
-            graph = unsigned_weight_graph(graph)
         try:
-            self.inference = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
+            with graph_for_this_cpu(graph) as runnable:
+                self.inference = onnxruntime.InferenceSession(runnable, options, providers=["CPUExecutionProvider"])
         except load_errors(onnxruntime) as err:
             raise ValueError(f"ONNX Runtime cannot load it ({type(err).__name__}: {err})") from err
         release_freed_memory()  # the parsed graph, its initializers now the InferenceSession's (freed_memory.py)

@@ -19,9 +19,12 @@ VNNI CPU, to the last digit of the card's scores (docs/experiments/inference.md,
 it is, and its faster U8S8 kernel. Other architectures' kernels do not
 saturate and keep it too.
 """
+import os
 import platform
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional, Union
+from typing import Iterator, Optional, Union
 
 import numpy
 
@@ -43,6 +46,31 @@ def saturating_int8_products(machine: Optional[str] = None, flags: Optional[set]
     if (machine or platform.machine()).lower() not in X86_MACHINES:
         return False
     return not (VNNI_FLAGS & (_cpu_flags() if flags is None else flags))
+
+
+@contextmanager
+def graph_for_this_cpu(graph: Union[bytes, str]) -> Iterator[Union[bytes, str]]:
+    """Inside: ``graph`` (an ONNX model's bytes or file) as ONNX Runtime should
+    run it on this CPU: unchanged, or with unsigned weights where its int8
+    products would saturate. A file stays a file: the rewritten graph is
+    written to a temporary file, removed on leaving, because an
+    InferenceSession keeps a copy of a model given as bytes and not of one
+    read from a file (12 MB for zh_cws_gd_sm).
+
+    RAISES ImportError: as unsigned_weight_graph.
+    """
+    rewritten = unsigned_weight_graph(graph) if saturating_int8_products() else graph
+    if rewritten is graph or isinstance(graph, bytes):
+        yield rewritten
+        return
+    handle, name = tempfile.mkstemp(suffix=".onnx")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(rewritten)
+        del rewritten
+        yield name
+    finally:
+        os.remove(name)
 
 
 def unsigned_weight_graph(graph: Union[bytes, str, Path]) -> Union[bytes, str, Path]:

@@ -1,6 +1,8 @@
 """int8 weights run as uint8 on x86 CPUs without VNNI: exact integer
 products where ONNX Runtime's U8S8 kernel would saturate, the same words
 as the model card's."""
+from pathlib import Path
+
 import numpy
 import pytest
 
@@ -74,3 +76,26 @@ def test_only_x86_cpus_without_vnni_rewrite():
     assert not saturating_int8_products("x86_64", {"avx2", "avx512_vnni"})
     assert not saturating_int8_products("x86_64", {"avx2", "avx_vnni"})
     assert not saturating_int8_products("aarch64", set())
+
+
+def test_a_graph_file_is_run_from_a_file_and_its_temporary_copy_removed(tmp_path, monkeypatch):
+    """Where the CPU needs the rewrite, a graph given as a file reaches ONNX
+    Runtime as a file (which it does not keep a copy of), removed afterwards;
+    bytes stay bytes; without the rewrite the graph passes through as it is."""
+    from spacy_cws.backends import unsigned_weights
+
+    weight = numpy.full((4, 3), -7, dtype=numpy.int8)
+    graph = integer_product_graph(weight, numpy.zeros(3, dtype=numpy.int8))
+    path = tmp_path / "graph.onnx"
+    path.write_bytes(graph)
+    monkeypatch.setattr(unsigned_weights, "saturating_int8_products", lambda: True)
+    with unsigned_weights.graph_for_this_cpu(str(path)) as runnable:
+        assert isinstance(runnable, str) and runnable != str(path)
+        a = numpy.full((2, 4), 200, dtype=numpy.uint8)
+        numpy.testing.assert_array_equal(product(runnable, a), numpy.full((2, 3), 200 * 4 * -7))
+    assert not Path(runnable).exists()
+    with unsigned_weights.graph_for_this_cpu(graph) as runnable:
+        assert isinstance(runnable, bytes) and runnable != graph
+    monkeypatch.setattr(unsigned_weights, "saturating_int8_products", lambda: False)
+    with unsigned_weights.graph_for_this_cpu(str(path)) as runnable:
+        assert runnable == str(path)
