@@ -23,6 +23,7 @@ import os
 import platform
 import tempfile
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterator, Optional, Union
 
@@ -39,9 +40,9 @@ def saturating_int8_products(machine: Optional[str] = None, flags: Optional[set]
     """Whether ONNX Runtime's U8S8 products may saturate here: an x86 CPU without VNNI.
 
     machine: platform.machine() (this process's by default). flags: the CPU's
-    feature flags as /proc/cpuinfo names them (read from it by default, or from
-    numpy's CPU features where there is no /proc/cpuinfo; an unknown CPU counts
-    as one without VNNI, whose products the rewrite keeps exact anyway).
+    feature flags as /proc/cpuinfo names them (read from it by default). Where
+    there is no /proc/cpuinfo (macOS, Windows) the CPU counts as one without
+    VNNI: the rewrite is exact on any CPU, only perhaps slower than U8S8 with VNNI.
     """
     if (machine or platform.machine()).lower() not in X86_MACHINES:
         return False
@@ -127,8 +128,9 @@ def _shifted_to_uint8(initializer, numpy_helper):
     return numpy_helper.from_array((values.astype(numpy.int16) + 128).astype(numpy.uint8), initializer.name)
 
 
-def _cpu_flags() -> set:
-    """The CPU's feature flags, as /proc/cpuinfo names them (none without it)."""
+@lru_cache(maxsize=1)
+def _cpu_flags() -> frozenset:
+    """The CPU's feature flags, as /proc/cpuinfo names them (none without it); read once."""
     cpuinfo = Path("/proc/cpuinfo")
     lines = cpuinfo.read_text(errors="replace").splitlines() if cpuinfo.exists() else []
-    return next((set(line.partition(":")[2].split()) for line in lines if line.startswith("flags")), set())
+    return frozenset(next((line.partition(":")[2].split() for line in lines if line.startswith("flags")), ()))
