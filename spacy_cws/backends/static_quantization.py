@@ -32,6 +32,7 @@ import numpy
 from .graph_compaction import CONTRIB_DOMAIN, import_contrib_domain, import_onnx
 from .graph_metadata import PRODUCTS_KEY
 from .matmul_quantization import int8_matmuls
+from .unsigned_weights import graph_for_this_cpu
 
 Ranges = Dict[str, Tuple[float, float]]
 
@@ -39,7 +40,8 @@ Ranges = Dict[str, Tuple[float, float]]
 def calibrated_ranges(graph: bytes, feeds: Iterable[Dict[str, numpy.ndarray]]) -> Ranges:
     """The (min, max) of every dynamically quantised activation of ``graph``
     (a serialized dynamic-int8 model) over the ``feeds`` (input name ->
-    array, as OnnxNetwork.scores makes them).
+    array, as OnnxNetwork.scores makes them), its int8 products run exactly
+    on any CPU (unsigned_weights.py), so an export calibrates the same everywhere.
 
     RAISES ValueError: if ``feeds`` is empty.
     """
@@ -50,7 +52,8 @@ def calibrated_ranges(graph: bytes, feeds: Iterable[Dict[str, numpy.ndarray]]) -
     names = [node.input[0] for node in model.graph.node if node.op_type == "DynamicQuantizeLinear"]
     for name in names:
         model.graph.output.append(onnx.helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None))
-    probe = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    with graph_for_this_cpu(model.SerializeToString()) as runnable:  # ranges that do not depend on the CPU
+        probe = onnxruntime.InferenceSession(runnable, providers=["CPUExecutionProvider"])
     inputs = {node.name for node in probe.get_inputs()}
     lows: Dict[str, float] = {}
     highs: Dict[str, float] = {}
