@@ -56,7 +56,8 @@ def graph_for_this_cpu(graph: Union[bytes, str]) -> Iterator[Union[bytes, str]]:
     products would saturate. A file stays a file: the rewritten graph is
     written to a temporary file, removed on leaving, because an
     InferenceSession keeps a copy of a model given as bytes and not of one
-    read from a file (12 MB for zh_cws_gd_sm).
+    read from a file (12 MB for zh_cws_gd_sm); without a writable temporary
+    folder, the rewritten bytes.
 
     RAISES ImportError: as unsigned_weight_graph.
     """
@@ -64,7 +65,11 @@ def graph_for_this_cpu(graph: Union[bytes, str]) -> Iterator[Union[bytes, str]]:
     if rewritten is graph or isinstance(graph, bytes):
         yield rewritten
         return
-    handle, name = tempfile.mkstemp(suffix=".onnx")
+    try:
+        handle, name = tempfile.mkstemp(suffix=".onnx")
+    except OSError:  # no writable temporary folder: the bytes, at the cost of their copy
+        yield rewritten
+        return
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(rewritten)

@@ -99,3 +99,17 @@ def test_a_graph_file_is_run_from_a_file_and_its_temporary_copy_removed(tmp_path
     monkeypatch.setattr(unsigned_weights, "saturating_int8_products", lambda: False)
     with unsigned_weights.graph_for_this_cpu(str(path)) as runnable:
         assert runnable == str(path)
+
+
+def test_without_a_writable_temporary_folder_the_rewritten_bytes_are_run(tmp_path, monkeypatch):
+    import tempfile
+
+    from spacy_cws.backends import unsigned_weights
+
+    path = tmp_path / "graph.onnx"
+    path.write_bytes(integer_product_graph(numpy.full((4, 3), 5, dtype=numpy.int8)))
+    monkeypatch.setattr(unsigned_weights, "saturating_int8_products", lambda: True)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    with unsigned_weights.graph_for_this_cpu(str(path)) as runnable:
+        assert isinstance(runnable, bytes)
+        numpy.testing.assert_array_equal(product(runnable, numpy.ones((1, 4), numpy.uint8)), [[20, 20, 20]])
