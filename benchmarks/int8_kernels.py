@@ -19,7 +19,7 @@ from pathlib import Path
 import spacy
 import typer
 
-from spacy_cws.backends import onnx_network
+from spacy_cws.backends import unsigned_weights
 from spacy_cws.corpora.evaluation_files import TEST_GOLD, TEST_INPUT, list_text_lines
 from spacy_cws.scoring.evaluate import system_line
 from spacy_cws.scoring.sighan import score_files
@@ -31,7 +31,7 @@ SCORES = ("f1", "precision", "recall", "oov_recall")
 def loaded(pipeline: str, unsigned: bool):
     """The pipeline at one thread, its graph's weights rewritten or not (the
     network starts at the first Doc, so one is segmented under the choice)."""
-    onnx_network.saturating_int8_products = lambda: unsigned
+    unsigned_weights.saturating_int8_products = lambda: unsigned
     nlp = spacy.load(pipeline, config={"components": {"gd_segmenter": {"inference_threads": 1}}})
     nlp("先把网络建好。")
     return nlp
