@@ -111,6 +111,8 @@ def unsigned_weight_graph(graph: Union[bytes, str, Path]) -> Union[bytes, str, P
             continue
         position = INTEGER_PRODUCTS[node.op_type]
         inputs = list(node.input) + [""] * (position + 1 - len(node.input))
+        if inputs[position] and inputs[position] not in initializers:
+            continue  # a zero point computed in the graph: not one the exporters write
         if not inputs[position]:  # no zero point: 0, which is 128 in uint8
             inputs[position] = f"{weight.name}/unsigned_zero_point"
             zero = numpy.zeros(numpy_helper.to_array(weight).shape[-1:], dtype=numpy.int8)
