@@ -11,7 +11,7 @@ pytest.importorskip("onnxruntime")
 onnx = pytest.importorskip("onnx")
 
 from spacy_cws.backends.matmul_quantization import int8_matmuls, unstacked_matmuls  # noqa: E402
-from spacy_cws.backends.unsigned_weights import saturating_int8_products, unsigned_weight_graph  # noqa: E402
+from spacy_cws.backends.unsigned_weights import graph_for_this_cpu  # noqa: E402
 
 
 def stacked_graph(rng) -> bytes:
@@ -36,8 +36,8 @@ def run(graph: bytes, x: numpy.ndarray) -> numpy.ndarray:
     """The graph's output for x, its int8 weights run as OnnxNetwork runs them on this CPU."""
     import onnxruntime
 
-    graph = unsigned_weight_graph(graph) if saturating_int8_products() else graph
-    return onnxruntime.InferenceSession(graph, providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    with graph_for_this_cpu(graph) as runnable:
+        return onnxruntime.InferenceSession(runnable, providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
 
 
 def test_stacked_weights_split_into_2d_products_with_the_same_values():
