@@ -1,17 +1,18 @@
-"""The thinc wrapper of the GD-Transformer, registered as ``spacy-cws.GDTransformer.v2`` and ``.v3``
+"""The thinc wrapper of the GD-Transformer, registered as ``spacy-cws.GDTransformer.v2``, ``.v3`` and ``.v4``
 (``.v1``, for pipelines saved with it, is in spacy_cws/legacy).
 
 The torch module (pytorch_gd_transformer.py) is built in ``init`` once the
 symbol vocabulary size ``nV`` is known (the segmenter sets it from its
 training characters), following spacy-experimental's pairwise_bilinear wrapper.
 """
-from typing import List
+from typing import List, Optional
 
 from spacy.util import registry
 from thinc.api import Model
 from thinc.types import Floats3d, Ints2d
 
 from .architecture_settings import validate_settings
+from .charlm_symbols import charlm_folder
 from .segmentation_model import segmentation_model
 
 InT = List[Ints2d]
@@ -78,6 +79,43 @@ def build_gd_transformer_v3(
     criterion_heads: List[int] = [],
     criterion_layers: List[int] = [],
 ) -> Model[InT, OutT]:
+    """The GD-Transformer gap scorer: ``spacy-cws.GDTransformer.v4`` without
+    character LM features (see there)."""
+    return build_gd_transformer_v4(
+        width, depth, n_heads, ff_width, dropout, attention_dropout, sigma, gaussian, directional,
+        encoders, fusion, position, hired, highway_input, highway_output, bigram_width, trigram_width,
+        trigram_rows, word_slots, word_width, word_rows, criterion_heads, criterion_layers,
+    )
+
+
+@registry.architectures("spacy-cws.GDTransformer.v4")
+def build_gd_transformer_v4(
+    width: int = 256,
+    depth: int = 6,
+    n_heads: int = 4,
+    ff_width: int = 1024,
+    dropout: float = 0.1,
+    attention_dropout: float = 0.0,
+    sigma: float = 4.0,
+    gaussian: bool = True,
+    directional: bool = True,
+    encoders: List[str] = ["centre", "forward", "backward"],
+    fusion: str = "gate",
+    position: str = "none",
+    hired: bool = True,
+    highway_input: bool = True,
+    highway_output: bool = True,
+    bigram_width: int = 0,
+    trigram_width: int = 0,
+    trigram_rows: int = 0,
+    word_slots: int = 0,
+    word_width: int = 64,
+    word_rows: int = 65536,
+    criterion_heads: List[int] = [],
+    criterion_layers: List[int] = [],
+    charlm_path: Optional[str] = None,
+    charlm_layers: int = 1,
+) -> Model[InT, OutT]:
     """The GD-Transformer gap scorer (Duan & Zhao 2020; see GDTransformer).
 
     Input: a list of sequences, each int array (n, 11): per symbol its unigram
@@ -105,6 +143,15 @@ def build_gd_transformer_v3(
     criterion_layers: the ids of the criteria that also run the top layer of
     every encoder as a copy of their own (``adapt --gold`` sets it, unless
     --gold-heads-only); the others share it.
+    charlm_path: a character LM folder (``spacy project run pretrain-charlm``
+    writes training/charlm/model) whose frozen vectors, the mean of its last
+    charlm_layers layers, are added to each symbol's input (Gan & Zhang 2020
+    section 4.1; nets/pytorch_charlm_features.py); null = none. The LM reads
+    at most its positions (128) less BOS and EOS, so the segmenter's
+    max_length must be at most 126 with the pretrain-charlm default; the
+    folder must exist where the pipeline is loaded. Needs transformers
+    (the charlm extra).
+    RAISES ValueError: for a charlm_path that holds no character LM.
     """
     settings = dict(
         width=width,
@@ -132,7 +179,12 @@ def build_gd_transformer_v3(
         criterion_layers=list(criterion_layers),
     )
     validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
-    return segmentation_model("gd_transformer", _module_class, settings, _convert_outputs, edges=True)
+    if not charlm_path:
+        return segmentation_model("gd_transformer", _module_class, settings, _convert_outputs, edges=True)
+    settings.update(charlm_path=str(charlm_folder(charlm_path).resolve()), charlm_layers=charlm_layers)
+    # The symbol vocabulary, which the LM's token map needs, is set with the
+    # vocabulary sizes (segmenter/network.py) and passed to the module (module_arguments.py).
+    return segmentation_model("gd_transformer", _module_class, settings, _convert_outputs, edges=True, symbols="")
 
 
 def _module_class() -> type:

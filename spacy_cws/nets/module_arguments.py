@@ -8,11 +8,16 @@ from thinc.api import Model
 def module_arguments(model: Model) -> dict:
     """The keyword arguments that build the torch module of ``model``: the
     vocabulary sizes (dims nV, nB, nC, nL) and the architecture's settings.
+    A model that maps its symbols to a character LM's tokens (attrs
+    ``symbols``, set with the dims) also gets the symbol vocabulary.
     RAISES ValueError (thinc's): for a dim not yet set."""
-    return dict(
+    arguments = dict(
         n_symbols=model.get_dim("nV"),
         n_bigrams=model.get_dim("nB"),
         n_criteria=model.get_dim("nC"),
         n_lexicon_bits=model.get_dim("nL"),
         **model.attrs["settings"],
     )
+    if "symbols" in model.attrs:
+        arguments["symbols"] = model.attrs["symbols"]
+    return arguments

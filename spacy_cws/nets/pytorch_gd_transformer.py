@@ -92,6 +92,12 @@ class GDTransformer(nn.Module):
         copies): what a criterion learned from gold sentences learns inside
         the encoders while the other criteria compute as before. Empty: every
         criterion shares the layers.
+    charlm_path: a character LM folder (``pretrain-charlm``) whose frozen
+        vectors of the sequence, the mean of its last ``charlm_layers``
+        layers, projected, are added to each position's embedding (Gan &
+        Zhang 2020 section 4.1; pytorch_charlm_features.py); "" = none.
+    symbols: the symbol vocabulary the unigram ids index (id = index + 4),
+        mapped to the LM's tokens; used only with charlm_path.
     width, depth, n_heads, ff_width, dropout: Table 4 hyperparameters (depth
         is layers per encoder).
     attention_dropout: dropout on the attention weights (0 = none).
@@ -135,6 +141,9 @@ class GDTransformer(nn.Module):
         word_rows: int = 0,
         criterion_heads: Sequence[int] = (),
         criterion_layers: Sequence[int] = (),
+        charlm_path: str = "",
+        charlm_layers: int = 1,
+        symbols: str = "",
     ):
         super().__init__()
         if bigram_width < 0 or n_criteria < 0:
@@ -165,6 +174,11 @@ class GDTransformer(nn.Module):
         self.extra_input = LexiconAndTrigramInput(
             n_lexicon_bits, trigram_width, trigram_rows, width, word_slots, word_width, word_rows
         )
+        self.charlm = None
+        if charlm_path:
+            from .pytorch_charlm_features import CharLMFeatures  # transformers: only for a model with an LM
+
+            self.charlm = CharLMFeatures(charlm_path, symbols, width, charlm_layers)
         self.embedding_dropout = nn.Dropout(dropout)
         # nn.ModuleDict keys may not be "forward" (a Module attribute): key by direction + "_encoder".
         self.directions = encoders
@@ -231,6 +245,8 @@ class GDTransformer(nn.Module):
             x = x + self.criterion_embedding(criteria)[:, None, :]
         if self.extra_input.active:
             x = x + self.extra_input(extras, x)
+        if self.charlm is not None:
+            x = x + self.charlm(ids, lengths)
         x = x * math.sqrt(self.width)
         if self.position == "sinusoidal":
             x = x + sinusoidal_positions(length, self.width, ids.device)

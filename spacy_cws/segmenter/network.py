@@ -79,6 +79,8 @@ class SegmenterNetwork:
         self.model.set_dim("nV", self.featurizer.symbol_ids.n_unigrams, force=True)
         self.model.set_dim("nB", self.featurizer.symbol_ids.n_bigrams, force=True)
         self.model.set_dim("nC", len(self.featurizer.criteria), force=True)
+        if "symbols" in self.model.attrs:  # a model reading a character LM maps them to its tokens
+            self.model.attrs["symbols"] = "".join(self.featurizer.symbols)
         self.model.initialize()
         self.weights_changed()
         self.apply_freezing()

@@ -15,11 +15,12 @@ from .component import Segmenter
 
 # The GD-Transformer architectures, each with the one its settings become
 # with criteria of their own heads (v2: criterion_heads; v1 is v2 without
-# trigrams) and of their own top layers (v3: criterion_layers).
+# trigrams) and of their own top layers (v3: criterion_layers; v4 adds character LM features).
 GD_ARCHITECTURES = {
     "spacy-cws.GDTransformer.v1": ("spacy-cws.GDTransformer.v2", "spacy-cws.GDTransformer.v3"),
     "spacy-cws.GDTransformer.v2": ("spacy-cws.GDTransformer.v2", "spacy-cws.GDTransformer.v3"),
     "spacy-cws.GDTransformer.v3": ("spacy-cws.GDTransformer.v3", "spacy-cws.GDTransformer.v3"),
+    "spacy-cws.GDTransformer.v4": ("spacy-cws.GDTransformer.v4", "spacy-cws.GDTransformer.v4"),
 }
 
 
