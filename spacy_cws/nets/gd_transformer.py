@@ -181,10 +181,15 @@ def build_gd_transformer_v4(
     validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
     if not charlm_path:
         return segmentation_model("gd_transformer", _module_class, settings, _convert_outputs, edges=True)
-    settings.update(charlm_path=str(charlm_folder(charlm_path).resolve()), charlm_layers=charlm_layers)
-    # The symbol vocabulary, which the LM's token map needs, is set with the
-    # vocabulary sizes (segmenter/network.py) and passed to the module (module_arguments.py).
-    return segmentation_model("gd_transformer", _module_class, settings, _convert_outputs, edges=True, symbols="")
+    settings["charlm_layers"] = charlm_layers
+    # The folder is a Path attr, which thinc does not save with the model: where
+    # the pipeline loads, its config's charlm_path is the one read. The symbol
+    # vocabulary, which the LM's token map needs, is set with the vocabulary
+    # sizes (segmenter/network.py); module_arguments.py passes both to the module.
+    return segmentation_model(
+        "gd_transformer", _module_class, settings, _convert_outputs, edges=True,
+        charlm_path=charlm_folder(charlm_path), symbols="",
+    )
 
 
 def _module_class() -> type:

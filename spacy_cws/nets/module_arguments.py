@@ -8,8 +8,8 @@ from thinc.api import Model
 def module_arguments(model: Model) -> dict:
     """The keyword arguments that build the torch module of ``model``: the
     vocabulary sizes (dims nV, nB, nC, nL) and the architecture's settings.
-    A model that maps its symbols to a character LM's tokens (attrs
-    ``symbols``, set with the dims) also gets the symbol vocabulary.
+    A model that reads a character LM (attrs ``charlm_path``) also gets
+    its folder and the symbol vocabulary (attrs ``symbols``, set with the dims).
     RAISES ValueError (thinc's): for a dim not yet set."""
     arguments = dict(
         n_symbols=model.get_dim("nV"),
@@ -18,6 +18,6 @@ def module_arguments(model: Model) -> dict:
         n_lexicon_bits=model.get_dim("nL"),
         **model.attrs["settings"],
     )
-    if "symbols" in model.attrs:
-        arguments["symbols"] = model.attrs["symbols"]
+    if "charlm_path" in model.attrs:
+        arguments.update(charlm_path=str(model.attrs["charlm_path"]), symbols=model.attrs["symbols"])
     return arguments

@@ -97,16 +97,24 @@ def test_the_vectors_are_contextual_and_independent_of_the_batch(charlm):
     assert not torch.allclose(changed[1, 3], together[1, 3], atol=1e-4)
 
 
-def test_a_saved_pipeline_predicts_as_it_did(charlm, tmp_path):
+def test_a_saved_pipeline_predicts_as_it_did_with_the_lm_where_its_config_says(charlm, tmp_path):
     nlp = _pipeline(charlm)
     examples = make_examples(nlp)
     optimizer = nlp.initialize(lambda: examples)
     for _ in range(5):
         nlp.update(examples, sgd=optimizer)
     nlp.to_disk(tmp_path / "pipeline")
+    import shutil
+
     import spacy
 
-    loaded = spacy.load(tmp_path / "pipeline")
+    moved = shutil.copytree(charlm, tmp_path / "lm-elsewhere")
+    with pytest.raises(ValueError, match="not a character LM folder"):
+        spacy.load(tmp_path / "pipeline", config={"components": {"gd_segmenter": {"model": {"charlm_path": "gone"}}}})
+    loaded = spacy.load(
+        tmp_path / "pipeline", config={"components": {"gd_segmenter": {"model": {"charlm_path": str(moved)}}}}
+    )
+    assert loaded.get_pipe("gd_segmenter").model.attrs["charlm_path"] == moved
     for text in TEXTS[:3]:
         before, after = nlp(text), loaded(text)
         assert [t.text for t in before] == [t.text for t in after] and after.text == text
