@@ -13,6 +13,14 @@ from . import app
 from .errors import fail, require_file
 
 
+# What of a corpus holds gold part-of-speech tags, where that is not what its
+# segmentation criterion trains on (pku_pfr: January and February; tags in January only).
+TAGGED_PARTS = {
+    "pku_pfr": (
+        "the gold PKU tags of People's Daily January 1998 (PFR 1.0), 1-25 January (26-28 dev, 29-31 held out),"
+        " each paragraph with full-width Latin letters and digits also as ASCII (convert-pos)"
+    ),
+}
 # Lexicons a pipeline may carry besides its training words, and their terms.
 LEXICON_SOURCES = {
     "jieba": ("jieba's bundled dict.txt (jieba 0.42.1: about 349,000 words with frequency and POS)", "MIT"),
@@ -123,7 +131,10 @@ def build_meta(
     if tags is not None:
         meta["description"] += (
             f" Part-of-speech tags behind the words: spaCy's tagger, PKU's tagset in token.tag_ and UPOS in"
-            f" token.pos_, trained on the gold tags of {tags.source}; words only (the speeds here are theirs):"
+            f" token.pos_, trained on {TAGGED_PARTS.get(tagger_corpus, f'the gold tags of {tags.source}')}."
+            f" The tags are for words of that standard: segment by its criterion ({tags.criterion},"
+            f" as doc._.cws_criterion or segment --criterion) for them; other standards' words get coarser tags"
+            f" (docs/guides/part-of-speech.md). Words only (the speeds here are theirs):"
             f' spacy.load(name, exclude=["tok2vec", "tagger", "attribute_ruler"]).'
         )
         if tagger_corpus not in credited:

@@ -21,6 +21,7 @@ characters it stands for, so words are always cut from the input's own text and
   and no boundary falls inside a cluster.
 - Whitespace is not a unit: it separates units and forces a word boundary.
 """
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import List, Optional, Sequence
@@ -40,11 +41,21 @@ __all__ = [
     "non_space_positions",
 ]
 
-# U+3000 (ideographic space) -> space; U+FF01..U+FF5E -> U+0021..U+007E.
-_WIDTH_FOLDING = {0x3000: 0x20, **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}}
+# U+FF01..U+FF5E -> U+0021..U+007E (full-width ASCII forms: Ｉ Ｂ Ｍ, １９９８, ％).
+FULL_WIDTH_ASCII = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+# ... and U+3000 (ideographic space) -> space.
+_WIDTH_FOLDING = {0x3000: 0x20, **FULL_WIDTH_ASCII}
+_FULL_WIDTH_ALPHANUMERIC = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]")
 
 # Every character for which str.isspace() is true lies below U+3001.
 _SPACE_TABLE = numpy.array([chr(code).isspace() for code in range(0x3001)] + [False])
+
+
+def half_width_alphanumerics(word: str) -> str:
+    """``word`` with its full-width ASCII forms as ASCII where it holds a
+    full-width Latin letter or digit (ＩＢＭ -> IBM, ３．５％ -> 3.5%); a word
+    without one (the punctuation ，) as it is: how most Chinese text writes them."""
+    return word.translate(FULL_WIDTH_ASCII) if _FULL_WIDTH_ALPHANUMERIC.search(word) else word
 
 
 def code_points(characters: str) -> numpy.ndarray:

@@ -79,6 +79,9 @@ def test_a_students_card_carries_the_terms_of_its_teachers_corpora():
 def test_a_tagging_pipelines_card_says_where_its_tags_come_from():
     meta = build_meta("ctb6", METRICS, tagger_corpus="pku_pfr")
     assert "PKU's tagset in token.tag_" in meta["description"] and "exclude=" in meta["description"]
+    # The tags are January's (February has none), and they are for the pku criterion's words.
+    tags = meta["description"].split("Part-of-speech tags")[1]
+    assert "1-25 January" in tags and "February" not in tags and "criterion (pku" in tags
     assert "tagger trained on pku_pfr data" in meta["license"] and len(meta["sources"]) == 2
     joint = build_meta("ctb6", METRICS, joint_corpora=["pku_pfr"], tagger_corpus="pku_pfr")
     assert "tagger trained on" not in joint["license"] and len(joint["sources"]) == 2
