@@ -18,7 +18,7 @@ from .errors import fail, require_file
 TAGGED_PARTS = {
     "pku_pfr": (
         "the gold PKU tags of People's Daily January 1998 (PFR 1.0), 1-25 January (26-28 dev, 29-31 held out),"
-        " each paragraph with full-width Latin letters and digits also as ASCII (convert-pos)"
+        " half of its paragraphs, each pass, with their full-width Latin letters and digits in ASCII"
     ),
 }
 # Lexicons a pipeline may carry besides its training words, and their terms.
