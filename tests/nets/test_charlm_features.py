@@ -9,6 +9,7 @@ from spacy_cws.nets.charlm_symbols import charlm_folder, lm_token_ids, read_voca
 
 from ..adaptation.conftest import zx_raw_lines
 from ..segmentation_data import SENTENCES, TEXTS, blank_pipeline, make_examples
+from ..training.test_configs import _changed, _train, tiny_corpus  # noqa: F401  (a fixture)
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -127,3 +128,14 @@ def test_sequences_longer_than_the_lm_reads_are_refused_naming_max_length(charlm
     with pytest.raises(ValueError, match=f"set the segmenter's max_length to {POSITIONS - 2} or less"):
         optimizer = nlp.initialize(lambda: examples)
         nlp.update(examples, sgd=optimizer)
+
+
+def test_the_config_trains_with_the_lm_and_without_it(charlm, tiny_corpus):  # noqa: F811
+    """configs/cpu_charlm.cfg through spaCy's training loop, with a (tiny) LM and with --paths.charlm null."""
+    nlp, before, after = _train("cpu_charlm", tiny_corpus, **{
+        "paths.charlm": str(charlm), "components.gd_segmenter.max_length": POSITIONS - 2})
+    assert any(name.startswith("charlm.projection") for name in _changed(before, after))
+    assert not any(name.startswith("charlm.encoder") for name in _changed(before, after))
+    assert all(nlp(text).text == text for text in TEXTS)
+    plain, before, after = _train("cpu_charlm", tiny_corpus, **{"paths.charlm": None})
+    assert _changed(before, after) and not any(name.startswith("charlm") for name in after)
