@@ -59,9 +59,11 @@ def score_model(model: str, batch_size: int) -> Dict[str, Optional[dict]]:
     pipelines = [spacy.load(name) for name in names]
     known = [{c for segmenter in segmenters_of(nlp) for c in segmenter.criteria} for nlp in pipelines]
     with_criteria = [criteria for criteria in known if criteria]
+    # Criteria every multi-criteria member knows; members without criteria segment as trained (CTB6).
+    scored = set.intersection(*with_criteria) if with_criteria else {"ctb6"}
     results = {}
     for name, (source, words, criterion) in SETS.items():
-        if not (criterion in set.intersection(*with_criteria) if with_criteria else criterion == "ctb6"):
+        if criterion not in scored:
             results[name] = None
             continue
         ensemble = SegmenterEnsemble(pipelines, names, criterion if with_criteria else None)
