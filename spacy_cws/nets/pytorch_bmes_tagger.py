@@ -15,6 +15,10 @@ One module serves both papers' models; they differ only in settings:
   own nn.TransformerEncoderLayer) whose self-attention is either global or
   local: keys with |i - j| <= window (the L-SAN of Gan & Zhang 2020, eq. 8, read with
   an absolute difference);
+- optionally (``charlm_path``) a frozen character LM's vectors of the
+  sentence, projected and added to each character's input (Gan & Zhang
+  2020 section 4.1, SAN-CRF "+BERT", used feature-based;
+  pytorch_charlm_features.py);
 - Linear(width -> 4) emissions over B/M/E/S, decoded by a CRF (pytorch-crf's
   CRF holds the transitions; BMES constraints apply at Viterbi decoding only,
   decoding/viterbi.py) or by a per-character softmax.
@@ -73,8 +77,12 @@ class BMESTagger(nn.Module):
     n_lexicon_bits, trigram_width, trigram_rows, word_slots, word_width,
         word_rows: lexicon flags, hashed trigrams and the word-POS attention of
         Gan & Zhang 2020 added to each position's input (LexiconAndTrigramInput; 0 = none).
-    RAISES ValueError: for a width not divisible by n_heads, an unknown decoder
-        or negative sizes.
+    charlm_path, charlm_layers, symbols: a character LM folder whose frozen
+        vectors (the mean of its last charlm_layers layers) are added to each
+        position's input, and the symbol vocabulary mapped to its tokens
+        (CharLMFeatures); "" = none.
+    RAISES ValueError: for a width not divisible by n_heads, an unknown decoder,
+        negative sizes, or a charlm_path that holds no LM.
     """
 
     def __init__(
@@ -97,6 +105,9 @@ class BMESTagger(nn.Module):
         word_slots: int = 0,
         word_width: int = 0,
         word_rows: int = 0,
+        charlm_path: str = "",
+        charlm_layers: int = 1,
+        symbols: str = "",
     ):
         super().__init__()
         validate_tagger_settings(width, depth, n_heads, window, decoder, unigram_width, bigram_width)
@@ -113,6 +124,11 @@ class BMESTagger(nn.Module):
         self.extra_input = LexiconAndTrigramInput(
             n_lexicon_bits, trigram_width, trigram_rows, width, word_slots, word_width, word_rows
         )
+        self.charlm = None
+        if charlm_path:
+            from .pytorch_charlm_features import CharLMFeatures  # transformers: only for a model with an LM
+
+            self.charlm = CharLMFeatures(charlm_path, symbols, width, charlm_layers)
         self.n_criteria = n_criteria
         if n_criteria:
             self.criterion_embedding = nn.Embedding(n_criteria, width)
@@ -127,8 +143,9 @@ class BMESTagger(nn.Module):
         self.output = nn.Linear(width, N_TAGS)
         self.crf = CRF(N_TAGS, batch_first=True) if decoder == "crf" else None
         for name, parameter in self.named_parameters():
-            if parameter.dim() > 1 and not name.startswith("crf"):
-                nn.init.xavier_uniform_(parameter)  # Qiu et al. 2020: Xavier initialisation
+            # Qiu et al. 2020: Xavier initialisation; never over the LM's trained weights.
+            if parameter.dim() > 1 and not name.startswith(("crf", "charlm.encoder")):
+                nn.init.xavier_uniform_(parameter)
 
     def forward(
         self,
@@ -151,6 +168,8 @@ class BMESTagger(nn.Module):
         x = self.input_projection(torch.cat(features, dim=-1))
         if self.extra_input.active:
             x = x + self.extra_input(extras, x)
+        if self.charlm is not None:
+            x = x + self.charlm.without_edges(ids, lengths)
         keys = torch.arange(ids.shape[1], device=ids.device)[None, :] < lengths[:, None]  # (B, T)
         token = bool(self.n_criteria)
         if token:

@@ -14,6 +14,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from ..features.symbol_specials import BOS, EOS, PAD
 from .charlm_symbols import charlm_folder, lm_token_ids, read_vocab
 
 
@@ -73,16 +74,19 @@ class CharLMFeatures(nn.Module):
     def forward(self, ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         """ids: int64 (B, T), BOS + symbols + EOS + PAD (unigram ids); lengths:
         int64 (B,), T_b including BOS and EOS. RETURNS float (B, T, width) (the
-        positions past T_b are padding, masked out of the LM's attention).
-        RAISES ValueError: for T above the LM's positions (a segmenter's max_length
-            must then be at most that minus 2)."""
+        positions past T_b are padding, masked out of the LM's attention; the
+        LM reads the columns up to the longest T_b, the rest get zeros).
+        RAISES ValueError: for a T_b above the LM's positions (a segmenter's
+            max_length must then be at most that minus 2)."""
         length = ids.shape[1]
-        if length > self.max_positions:
+        used = int(lengths.max()) if len(lengths) else 0
+        if used > self.max_positions:
             raise ValueError(
-                f"The character LM reads at most {self.max_positions} positions, got a sequence of {length}: "
+                f"The character LM reads at most {self.max_positions} positions, got a sequence of {used}: "
                 f"set the segmenter's max_length to {self.max_positions - 2} or less"
             )
-        positions = torch.arange(length, device=ids.device)
+        ids = ids[:, :used]
+        positions = torch.arange(used, device=ids.device)
         with torch.no_grad():
             hidden = self.encoder(
                 input_ids=self.lm_ids[ids],
@@ -93,4 +97,16 @@ class CharLMFeatures(nn.Module):
             )
             states = hidden.hidden_states[-self.layers:] if self.layers > 1 else (hidden.last_hidden_state,)
             features = torch.stack(states).mean(0)
-        return self.projection(features.to(self.projection.weight.dtype))
+        projected = self.projection(features.to(self.projection.weight.dtype))
+        return nn.functional.pad(projected, (0, 0, 0, length - used))
+
+    def without_edges(self, ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """``forward`` for a model whose sequences carry no BOS and EOS (the
+        BMES tagger): the LM still reads each between [CLS] and [SEP].
+        ids: int64 (B, T), symbols + PAD; lengths: int64 (B,), T_b.
+        RETURNS float (B, T, width). RAISES ValueError: as forward, for T + 2
+        above the LM's positions."""
+        edged = nn.functional.pad(ids, (1, 1), value=PAD)
+        edged[:, 0] = BOS
+        edged[torch.arange(ids.shape[0], device=ids.device), lengths + 1] = EOS
+        return self(edged, lengths + 2)[:, 1:-1]

@@ -1,6 +1,7 @@
-"""Character LM features in the GD-Transformer (``spacy-cws.GDTransformer.v4`` with ``charlm_path``): the
-symbols' LM tokens, a frozen LM whose vectors are contextual and independent of the batch, training that
-moves only the projection, and a saved pipeline that predicts as it did."""
+"""Character LM features in the GD-Transformer (``spacy-cws.GDTransformer.v4`` with ``charlm_path``) and the
+SAN-CRF (``spacy-cws.BMESTagger.v3``): the symbols' LM tokens, a frozen LM whose vectors are contextual and
+independent of the batch, training that moves only the projection, and a saved pipeline that predicts as it
+did."""
 import numpy
 import pytest
 
@@ -49,11 +50,18 @@ def test_a_folder_without_an_lm_is_refused_naming_what_to_give(tmp_path, charlm)
     assert charlm_folder(charlm) == charlm
 
 
-def _pipeline(charlm, max_length=POSITIONS - 2, **model):
+ARCHITECTURES = {
+    "gd": {"@architectures": "spacy-cws.GDTransformer.v4"},
+    "san_crf": {"@architectures": "spacy-cws.BMESTagger.v3", "unigram_width": 16, "bigram_width": 0, "window": 5,
+                "decoder": "crf"},
+}
+
+
+def _pipeline(charlm, max_length=POSITIONS - 2, architecture="gd", **model):
     nlp = blank_pipeline()
     nlp.add_pipe("gd_segmenter", config={
-        "model": {"@architectures": "spacy-cws.GDTransformer.v4", "width": 32, "depth": 2, "n_heads": 4,
-                  "ff_width": 64, "dropout": 0.0, "charlm_path": str(charlm), **model},
+        "model": {**ARCHITECTURES[architecture], "width": 32, "depth": 2, "n_heads": 4, "ff_width": 64,
+                  "dropout": 0.0, "charlm_path": str(charlm), **model},
         "max_length": max_length, "batch_units": 256, "inference_backend": "torch",
     })
     return nlp
@@ -63,8 +71,9 @@ def _module(nlp):
     return nlp.get_pipe("gd_segmenter").model.attrs["torch_module"]
 
 
-def test_training_moves_the_projection_and_not_the_frozen_lm(charlm):
-    nlp = _pipeline(charlm, charlm_layers=2)
+@pytest.mark.parametrize("architecture", list(ARCHITECTURES))
+def test_training_moves_the_projection_and_not_the_frozen_lm(charlm, architecture):
+    nlp = _pipeline(charlm, architecture=architecture, charlm_layers=2)
     examples = make_examples(nlp)
     optimizer = nlp.initialize(lambda: examples)
     module = _module(nlp)
@@ -98,8 +107,32 @@ def test_the_vectors_are_contextual_and_independent_of_the_batch(charlm):
     assert not torch.allclose(changed[1, 3], together[1, 3], atol=1e-4)
 
 
-def test_a_saved_pipeline_predicts_as_it_did_with_the_lm_where_its_config_says(charlm, tmp_path):
-    nlp = _pipeline(charlm)
+def test_the_tagger_reads_each_sequence_between_cls_and_sep_as_the_gd_transformer(charlm):
+    """The SAN-CRF's sequences carry no BOS and EOS; the LM still reads [CLS] sequence [SEP], so each
+    character gets the vector the GD-Transformer's edged sequence gives it."""
+    nlp = _pipeline(charlm, architecture="san_crf")
+    nlp.initialize(lambda: make_examples(nlp))
+    segmenter, charlm_features = nlp.get_pipe("gd_segmenter"), _module(nlp).charlm
+    saved = transformers.BertModel.from_pretrained(str(charlm), add_pooling_layer=False)
+    for name, weight in saved.named_parameters():  # the tagger's initialisation leaves the LM's weights alone
+        assert torch.equal(weight, dict(charlm_features.encoder.named_parameters())[name]), name
+    symbols = "".join(segmenter.featurizer.symbols)
+    sequences = ["国务院批准了", "这些城市去年完成国内生产总值"]
+    bare, edged = torch.zeros(2, 14, dtype=torch.long), torch.zeros(2, 16, dtype=torch.long)
+    for row, text in enumerate(sequences):
+        ids = torch.tensor([symbols.index(c) + 4 for c in text])
+        bare[row, : len(text)] = ids
+        edged[row, 0], edged[row, 1 : len(text) + 1], edged[row, len(text) + 1] = 2, ids, 3
+    lengths = torch.tensor([len(text) for text in sequences])
+    inner = charlm_features.without_edges(bare, lengths)
+    full = charlm_features(edged, lengths + 2)
+    for row, text in enumerate(sequences):
+        assert torch.allclose(inner[row, : len(text)], full[row, 1 : len(text) + 1], atol=1e-5)
+
+
+@pytest.mark.parametrize("architecture", list(ARCHITECTURES))
+def test_a_saved_pipeline_predicts_as_it_did_with_the_lm_where_its_config_says(charlm, tmp_path, architecture):
+    nlp = _pipeline(charlm, architecture=architecture)
     examples = make_examples(nlp)
     optimizer = nlp.initialize(lambda: examples)
     for _ in range(5):
@@ -122,20 +155,23 @@ def test_a_saved_pipeline_predicts_as_it_did_with_the_lm_where_its_config_says(c
         numpy.testing.assert_allclose(before._.gap_probs, after._.gap_probs, atol=1e-5)
 
 
-def test_sequences_longer_than_the_lm_reads_are_refused_naming_max_length(charlm):
-    nlp = _pipeline(charlm, max_length=64)
+@pytest.mark.parametrize("architecture", list(ARCHITECTURES))
+def test_sequences_longer_than_the_lm_reads_are_refused_naming_max_length(charlm, architecture):
+    nlp = _pipeline(charlm, max_length=64, architecture=architecture)
     examples = make_examples(nlp, [SENTENCES[1] * 3])
     with pytest.raises(ValueError, match=f"set the segmenter's max_length to {POSITIONS - 2} or less"):
         optimizer = nlp.initialize(lambda: examples)
         nlp.update(examples, sgd=optimizer)
 
 
-def test_the_config_trains_with_the_lm_and_without_it(charlm, tiny_corpus):  # noqa: F811
-    """configs/cpu_charlm.cfg through spaCy's training loop, with a (tiny) LM and with --paths.charlm null."""
-    nlp, before, after = _train("cpu_charlm", tiny_corpus, **{
+@pytest.mark.parametrize("config", ["cpu_charlm", "cpu_san_crf_charlm"])
+def test_the_config_trains_with_the_lm_and_without_it(charlm, tiny_corpus, config):  # noqa: F811
+    """configs/cpu_charlm.cfg (GD-Transformer) and cpu_san_crf_charlm.cfg (SAN-CRF) through spaCy's
+    training loop, with a (tiny) LM and with --paths.charlm null."""
+    nlp, before, after = _train(config, tiny_corpus, **{
         "paths.charlm": str(charlm), "components.gd_segmenter.max_length": POSITIONS - 2})
     assert any(name.startswith("charlm.projection") for name in _changed(before, after))
     assert not any(name.startswith("charlm.encoder") for name in _changed(before, after))
     assert all(nlp(text).text == text for text in TEXTS)
-    plain, before, after = _train("cpu_charlm", tiny_corpus, **{"paths.charlm": None})
+    plain, before, after = _train(config, tiny_corpus, **{"paths.charlm": None})
     assert _changed(before, after) and not any(name.startswith("charlm") for name in after)
