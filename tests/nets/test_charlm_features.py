@@ -164,7 +164,7 @@ def test_sequences_longer_than_the_lm_reads_are_refused_naming_max_length(charlm
         nlp.update(examples, sgd=optimizer)
 
 
-@pytest.mark.parametrize("config", ["cpu_charlm", "cpu_san_crf_charlm"])
+@pytest.mark.parametrize("config", ["cpu_charlm", pytest.param("cpu_san_crf_charlm", marks=pytest.mark.slow)])
 def test_the_config_trains_with_the_lm_and_without_it(charlm, tiny_corpus, config):  # noqa: F811
     """configs/cpu_charlm.cfg (GD-Transformer) and cpu_san_crf_charlm.cfg (SAN-CRF) through spaCy's
     training loop, with a (tiny) LM and with --paths.charlm null."""
