@@ -74,12 +74,18 @@ def score_model(model: str, batch_size: int) -> Dict[str, Optional[dict]]:
     return results
 
 
+def _cell(measures: Optional[dict]) -> str:
+    """F1 (OOV recall) in %; F1 alone for a set without OOV words (PKU dev), empty for no figure."""
+    if not measures:
+        return ""
+    oov = measures["oov_recall"]
+    return f"{100 * measures['f1']:.2f}" + ("" if oov is None else f" ({100 * oov:.1f})")
+
+
 def table(scores: Dict[str, Dict[str, Optional[dict]]]) -> str:
     lines = ["| model | " + " | ".join(SETS) + " |", "|---|" + "---:|" * len(SETS)]
     for model, results in scores.items():
-        cells = [
-            f"{100 * r['f1']:.2f} ({100 * r['oov_recall']:.1f})" if r else "" for r in results.values()
-        ]
+        cells = [_cell(r) for r in results.values()]
         lines.append(f"| {model} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -91,10 +97,10 @@ def main():
     parser.add_argument("--batch-size", type=int, default=256)
     args = parser.parse_args()
     scores = {model: score_model(model, args.batch_size) for model in args.models}
-    print(table(scores))
     if args.output:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(json.dumps(scores, indent=2), encoding="utf-8")
+    print(table(scores))
 
 
 if __name__ == "__main__":
