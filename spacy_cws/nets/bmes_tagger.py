@@ -105,14 +105,16 @@ def build_bmes_tagger_v3(
         word_rows=word_rows,
     )
     validate_tagger_settings(width, depth, n_heads, window, decoder, unigram_width, bigram_width)
-    if not charlm_path:
-        return segmentation_model("bmes_tagger", _module_class, settings, _convert_outputs, edges=False, labels="bmes")
-    settings["charlm_layers"] = charlm_layers
-    # As GDTransformer.v4: the folder is a Path attr (not saved; the config's is
-    # read where the pipeline loads) and the symbols are set with the dims.
+    attrs = {}
+    if charlm_path:
+        settings["charlm_layers"] = charlm_layers
+        # The folder is a Path attr, which thinc does not save with the model: where
+        # the pipeline loads, its config's charlm_path is the one read. The symbol
+        # vocabulary, which the LM's token map needs, is set with the vocabulary
+        # sizes (segmenter/network.py); module_arguments.py passes both to the module.
+        attrs = dict(charlm_path=charlm_folder(charlm_path), symbols="")
     return segmentation_model(
-        "bmes_tagger", _module_class, settings, _convert_outputs, edges=False, labels="bmes",
-        charlm_path=charlm_folder(charlm_path), symbols="",
+        "bmes_tagger", _module_class, settings, _convert_outputs, edges=False, labels="bmes", **attrs
     )
 
 

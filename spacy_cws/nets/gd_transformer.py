@@ -179,17 +179,15 @@ def build_gd_transformer_v4(
         criterion_layers=list(criterion_layers),
     )
     validate_settings(width, depth, n_heads, encoders, fusion, position, hired, highway_input, highway_output)
-    if not charlm_path:
-        return segmentation_model("gd_transformer", _module_class, settings, _convert_outputs, edges=True)
-    settings["charlm_layers"] = charlm_layers
-    # The folder is a Path attr, which thinc does not save with the model: where
-    # the pipeline loads, its config's charlm_path is the one read. The symbol
-    # vocabulary, which the LM's token map needs, is set with the vocabulary
-    # sizes (segmenter/network.py); module_arguments.py passes both to the module.
-    return segmentation_model(
-        "gd_transformer", _module_class, settings, _convert_outputs, edges=True,
-        charlm_path=charlm_folder(charlm_path), symbols="",
-    )
+    attrs = {}
+    if charlm_path:
+        settings["charlm_layers"] = charlm_layers
+        # The folder is a Path attr, which thinc does not save with the model: where
+        # the pipeline loads, its config's charlm_path is the one read. The symbol
+        # vocabulary, which the LM's token map needs, is set with the vocabulary
+        # sizes (segmenter/network.py); module_arguments.py passes both to the module.
+        attrs = dict(charlm_path=charlm_folder(charlm_path), symbols="")
+    return segmentation_model("gd_transformer", _module_class, settings, _convert_outputs, edges=True, **attrs)
 
 
 def _module_class() -> type:
