@@ -35,6 +35,12 @@ def export_onnx_cli(
         help="Text whose activations set the ranges of --matmuls int8-static: UTF-8, a sentence a line, "
         "or a DocBin (.spacy, e.g. corpus/ctb6/dev.spacy); a few hundred sentences of your text.",
     ),
+    bigram_rows: int = typer.Option(
+        0,
+        "--bigram-rows",
+        help="Keep only this many of the most frequent bigrams and their rows of the bigram table "
+        "(the others read the unknown bigram's row; 0: all of them).",
+    ),
     component: str = typer.Option("gd_segmenter", "--component", help="The segmenter to export."),
     force: bool = typer.Option(
         False, "--force", help="Replace an existing output pipeline folder whole (never the source pipeline)."
@@ -56,12 +62,18 @@ def export_onnx_cli(
     so the words do not depend on the batch. OUTPUT is a new folder, or with
     --force an earlier output pipeline, replaced whole; never the source.
     Its meta.json names it NAME_onnx, records the source, and carries none
-    of the source's scores. This is what `ship` packages. Needs the train
-    extra (torch, onnx)."""
+    of the source's scores. With --bigram-rows N only the N most frequent
+    bigrams keep rows of the bigram table, most of the package's bytes: the
+    others read the unknown bigram's row, as the bigrams under
+    bigram_min_count did in training (a smaller package; what it does to
+    the words: docs/experiments/inference.md, "Fewer bigram rows"). This is
+    what `ship` packages. Needs the train extra (torch, onnx)."""
     if tables not in ONNX_TABLES:
         fail(f"--tables must be one of {', '.join(ONNX_TABLES)}, got '{tables}'")
     if matmuls not in ONNX_MATMULS:
         fail(f"--matmuls must be one of {', '.join(ONNX_MATMULS)}, got '{matmuls}'")
+    if bigram_rows < 0:
+        fail(f"--bigram-rows must be 0 (all the bigrams) or more, got {bigram_rows}")
     try:
         nlp = spacy.load(pipeline)
         _, segmenter = segmenter_component(nlp, component)
@@ -70,6 +82,7 @@ def export_onnx_cli(
     check_pipeline_output(output, force, source_folder(nlp))
     try:
         texts = calibration_texts(calibration, nlp) if calibration is not None else None
+        dropped = segmenter.keep_frequent_bigrams(bigram_rows) if bigram_rows else 0
         segmenter.export_onnx(texts, tables=tables, matmuls=matmuls)
         halve_torch_weights(nlp)
     except (OSError, KeyError, ValueError, ImportError) as err:
@@ -78,7 +91,8 @@ def export_onnx_cli(
     nlp.meta = derived_meta(
         nlp.meta, "export-onnx", "onnx",
         f"its network as an ONNX graph ({tables} n-gram tables, {matmuls} products by weights), "
-        "its torch weights in float16",
+        "its torch weights in float16"
+        + (f", its {bigram_rows:,} most frequent bigrams only ({dropped:,} dropped)" if dropped else ""),
     )
     with replacing_folder(output):
         nlp.to_disk(output)

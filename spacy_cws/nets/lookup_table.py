@@ -71,3 +71,16 @@ def cast_keeping_stored_tables(module: nn.Module, dtype: torch.dtype) -> nn.Modu
         table.weight = weight
         table.rows_dtype = dtype
     return module
+
+
+def keep_first_rows(table: nn.Embedding, n_rows: int) -> None:
+    """Shrink ``table`` in place to its first ``n_rows`` rows (its dtype and
+    requires_grad kept): ids from n_rows on must no longer be looked up.
+
+    RAISES ValueError: if n_rows is below 1 or above the table's rows.
+    """
+    if not 1 <= n_rows <= table.num_embeddings:
+        raise ValueError(f"A table of {table.num_embeddings} rows cannot keep {n_rows}")
+    weight = table.weight
+    table.weight = nn.Parameter(weight.detach()[:n_rows].clone(), requires_grad=weight.requires_grad)
+    table.num_embeddings = n_rows

@@ -31,6 +31,7 @@ from ..nets.precisions import check_precision
 from .criteria import check_new_criterion
 from .doc_text import doc_text, forget_text
 from .featurizer import Featurizer
+from .frequent_bigrams import keep_frequent_bigrams
 from .gap_probs_extension import ScoredText, set_gap_probs
 from .initialization import initial_data
 from .merge_words import SegmentedText, merge_words
@@ -233,6 +234,14 @@ class Segmenter(SegmenterSerialization, TrainablePipe):
             or matmuls, or for "int8-static" without calibration texts;
             ImportError: without torch or the onnx package, naming the extra."""
         self.network.export_onnx(self.name, calibration, tables, matmuls)
+
+    def keep_frequent_bigrams(self, n_bigrams: int) -> int:
+        """Keep the ``n_bigrams`` most frequent bigrams and their table rows; the
+        others read UNK's row (frequent_bigrams.py). Any ONNX graph goes.
+        RETURNS the bigrams dropped.
+        RAISES ValueError: if n_bigrams is below 1, the model has no bigram
+            table, or the component is not initialized; ImportError: without torch."""
+        return keep_frequent_bigrams(self.network, n_bigrams, self.name)
 
     def remove_onnx(self) -> None:
         """Drop the pipeline's ONNX graph: predictions run on torch (SegmenterNetwork.remove_onnx)."""
