@@ -1,4 +1,4 @@
-"""A user's install (no torch): both shipped pipelines load and segment CTB6 test without importing torch,
+"""A user's install (no torch): both shipped pipelines load, segment and tag CTB6 test without importing torch,
 and spaCy's own tools work on a shipped and an adapted pipeline.
 
 Run by .ci/run in a fresh venv where only README's user install was done:
@@ -31,6 +31,9 @@ for name in ("zh_cws_gd_sm", "zh_cws_gd"):
     words = sum(len(doc) for doc in docs)
     print(f"{name}: {backend}, loaded in {loaded:.2f} s, {len(texts):,} lines, {words:,} words")
     assert backend == "onnxruntime", f"{name} runs {backend}, not its graph"
+    # The part-of-speech tagger behind the segmenter runs on thinc's numpy ops.
+    untagged = sum(1 for doc in docs for token in doc if not token.tag_ or not token.pos_)
+    assert "tagger" in nlp.pipe_names and not untagged, f"{name}: {untagged:,} words without a PKU tag and UPOS"
 # The command line too: segment CTB6 test's text with each pipeline.
 with tempfile.TemporaryDirectory() as folder:
     source = Path(folder) / "input.txt"

@@ -68,7 +68,9 @@ def main(
         "--precision",
         help="Precision of the segmenters' torch inference copy (float32, bfloat16, auto); default float32.",
     ),
-    threads: Optional[int] = typer.Option(None, "--threads", help="torch threads; default: torch's."),
+    threads: Optional[int] = typer.Option(
+        None, "--threads", help="torch and ONNX Runtime threads; default: torch's, and the segmenter's setting."
+    ),
 ):
     if threads:
         torch.set_num_threads(threads)
@@ -78,6 +80,9 @@ def main(
     if precision:
         for segmenter in segmenters_of(nlp):
             segmenter.set_inference_precision(precision)
+    if threads:  # ONNX Runtime's threads too (it does not read torch's), before the first text builds its session
+        for segmenter in segmenters_of(nlp):
+            segmenter.cfg["inference_threads"] = threads
     rss_after_load = peak_rss_mb()
     if text_file.suffix == ".spacy":
         texts = [doc.text for doc in DocBin().from_disk(text_file).get_docs(nlp.vocab)]

@@ -7,7 +7,8 @@ only where both its span and its PKU tag are the gold ones.
 
 SEGMENTER: a pipeline with gd_segmenter (e.g. an `adapt --gold ... --criterion
 pku` output); its components from the tagger pipeline (tok2vec, tagger,
-attribute_ruler) are added behind it (spaCy's ``source``). Each gold
+attribute_ruler) are added behind it (spaCy's ``source``), in place of its own
+where it has them (the shipped pipelines). Each gold
 paragraph's text (its words joined) is the input. Also reported: word F1 alone
 (spans), and UPOS joint F1 (span and ``pos_``).
 """
@@ -45,6 +46,8 @@ def main():
         set_default_criterion(nlp, args.criterion)
     tagger = spacy.load(args.tagger)
     for name in tagger.pipe_names:
+        if name in nlp.pipe_names:  # a shipped pipeline's own tagger makes way for TAGGER
+            nlp.remove_pipe(name)
         nlp.add_pipe(name, source=tagger)
     gold = list(DocBin().from_disk(args.test).get_docs(nlp.vocab))
     totals = {"words": [set(), set()], "tags": [set(), set()], "upos": [set(), set()]}

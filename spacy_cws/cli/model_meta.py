@@ -1,4 +1,5 @@
 """``python -m spacy_cws model-meta CORPUS METRICS OUTPUT``: model card fields for ``spacy package``."""
+import json
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence
 
@@ -9,6 +10,7 @@ from wasabi import msg
 
 from .. import __version__
 from ..corpora.catalog import CORPORA, get_corpus
+from ..tagging import TAGGING_COMPONENTS
 from . import app
 from .errors import fail, require_file
 
@@ -81,6 +83,9 @@ def build_meta(
         # The spacy-cws that wrote the pipeline, up to its next minor version
         # (a pipeline's saved format may need the version that wrote it).
         "requirements": [f"spacy-cws{get_minor_version_range(__version__)}"],
+        # spaCy's own scores on the test set (token_acc, token_p, token_r, token_f), where spaCy's
+        # model cards keep them: an assembled pipeline's meta.json has none of its own.
+        "performance": dict(metrics["spacy"]),
         "spacy_cws_test_scores": {
             "corpus": corpus,
             **official,
@@ -135,7 +140,7 @@ def build_meta(
             f" The tags are for words of that standard: segment by its criterion ({tags.criterion},"
             f" as doc._.cws_criterion or segment --criterion) for them; other standards' words get coarser tags"
             f" (docs/guides/part-of-speech.md). Words only (the speeds here are theirs):"
-            f' spacy.load(name, exclude=["tok2vec", "tagger", "attribute_ruler"]).'
+            f" spacy.load(name, exclude={json.dumps(list(TAGGING_COMPONENTS))})."
         )
         if tagger_corpus not in credited:
             meta["license"] += f"; tagger trained on {tagger_corpus} data: {tags.terms}"

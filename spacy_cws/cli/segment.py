@@ -25,7 +25,7 @@ from ..lexicon.sources import UserDictionaryWarning
 from ..streaming.formats import LineFormat, format_jsonl_probs
 from ..streaming.lines import STDIN, InputError, InputLine, read_inputs, until_input_error
 from ..streaming.output import OutputError, open_output, write_lines
-from ..streaming.pipeline import configure_pipeline, load_configured, sole_segmenter
+from ..streaming.pipeline import configure_pipeline, load_configured, sole_segmenter, without_tagging
 from ..streaming.resume import ResumeError, check_resumable, cut_incomplete_line
 from ..streaming.run_record import check_run_record, record_path, run_record, write_run_record
 from ..streaming.segmentation import line_makers, output_lines, scored_lines
@@ -212,6 +212,8 @@ def segment_cli(
             f"'{model}' has {', '.join(nlp.pipe_names) or 'no components'}. See docs/guides/part-of-speech.md."
         )
     tagged = not probs and writes_tags(nlp, output_format.value, tags)
+    if not tagged:
+        without_tagging(nlp)
     # A new output file gets the run's record; a resumed one keeps its own (checked), or has none.
     record = None if output is None else run_record(nlp, user_dict, user_dict_mode.value)
     new_output = output is not None and (not resume or not output.exists() or output.stat().st_size == 0)
@@ -224,7 +226,9 @@ def segment_cli(
     try:
         if engine == Engine.ray:
             # Each actor loads the pipeline as this process did, with the library's loader (no CLI code in workers).
-            load = partial(load_configured, model, criterion, user_dict, user_dict_mode.value, max_line_chars)
+            load = partial(
+                load_configured, model, criterion, user_dict, user_dict_mode.value, max_line_chars, not tagged
+            )
             lines = ray_lines(
                 inputs, load, input_format, output_format, n_process, batch_size, address, nlp.max_length,
                 show_progress, tagged,

@@ -37,20 +37,20 @@ def test_gold_becomes_the_default_criterion_and_the_source_stays_selectable(file
     )
     assert result.exit_code == 0, result.output
     report = srsly.read_json(output / "adaptation.json")
-    assert report["gold"]["sentences"] == 60 and report["few_shot"]["source_criterion"] == "source"
+    assert report["gold"]["sentences"] == 60 and report["few_shot"]["source_criterion"] == "ctb6"
     # then the gold sentences and the raw text together, labelled where the new criterion is sure
     assert report["few_shot"]["raw_steps"] == 3 and 0.5 < report["few_shot"]["labelled_raw_gap_share"] <= 1
     assert report["self_training"] is None
     nlp = spacy.load(output)
     segmenter = nlp.get_pipe("gd_segmenter")
-    assert segmenter.criteria == ["source", "user"] and segmenter.cfg["criterion"] == "user"
+    assert segmenter.criteria == ["ctb6", "pku", "user"] and segmenter.cfg["criterion"] == "user"
     model = nlp.get_pipe_config("gd_segmenter")["model"]  # its own top layer and heads load with it
     assert model["@architectures"] == "spacy-cws.GDTransformer.v3"
-    assert model["criterion_heads"] == model["criterion_layers"] == [1]
+    assert model["criterion_heads"] == model["criterion_layers"] == [2]
     assert segmenter.has_graph  # it runs on ONNX Runtime as its source did
     text = "张小凡看着前方那个中年文士。"
     doc = nlp.make_doc(text)
-    doc._.cws_criterion = "source"
+    doc._.cws_criterion = "ctb6"
     assert segmenter(doc).text == nlp(text).text == text
     assert "'user'" in nlp.meta["description"]
 
@@ -84,7 +84,7 @@ def test_gold_without_raw_text_learns_from_the_gold_text(files, tmp_path):
     assert result.exit_code == 0, result.output
     nlp = spacy.load(output)
     segmenter = nlp.get_pipe("gd_segmenter")
-    assert segmenter.criteria == ["ctb6", "sxu", "zx"] and segmenter.cfg["criterion"] == "zx"
+    assert segmenter.criteria == ["ctb6", "pku", "zx"] and segmenter.cfg["criterion"] == "zx"
     model = nlp.get_pipe_config("gd_segmenter")["model"]  # heads only: the v2 settings, as before v3
     assert model["@architectures"] == "spacy-cws.GDTransformer.v2" and "criterion_layers" not in model
     assert model["criterion_heads"] == [2]
@@ -108,8 +108,8 @@ def test_gold_refusals(files, tmp_path):
         invoke("zh_cws_gd_sm", "--output", tmp_path / "f", "--gold", untiled), f"{untiled}:3: the words do not tile"
     )
     # A name the source's criteria have: refused before the raw text is labelled and mined.
-    taken = invoke("zh_cws_gd", raw, "--output", tmp_path / "g", "--gold", files / "gold.txt", "--criterion", "sxu")
-    assert_refused(taken, "has the criterion 'sxu' already (its criteria: ctb6, sxu)")
+    taken = invoke("zh_cws_gd", raw, "--output", tmp_path / "g", "--gold", files / "gold.txt", "--criterion", "pku")
+    assert_refused(taken, "has the criterion 'pku' already (its criteria: ctb6, pku)")
     both = invoke("zh_cws_gd_sm", raw, "--output", tmp_path / "c", "--gold", files / "gold.txt", "--lexicon-only")
     assert_refused(both, "--lexicon-only learns none")
     assert_refused(invoke("zh_cws_gd_sm", "--output", tmp_path / "d"), "Give the raw text of your domain")

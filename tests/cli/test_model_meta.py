@@ -7,6 +7,7 @@ from spacy_cws.cli.model_meta import build_meta
 METRICS = {
     "official": {"precision": 0.95, "recall": 0.94, "f1": 0.945, "oov_rate": 0.05, "oov_recall": None,
                  "iv_recall": 0.96, "true_words": 100, "test_words": 99},
+    "spacy": {"token_acc": 0.98, "token_p": 0.95, "token_r": 0.94, "token_f": 0.945},
     "speed": {"chars_per_second": 12345.6},
 }
 
@@ -17,6 +18,7 @@ def test_model_card_states_data_terms_and_scores():
     assert "F1 0.9450" in meta["description"] and "OOV recall --" in meta["description"]
     assert "12,346 characters per second" in meta["description"]
     assert meta["spacy_cws_test_scores"]["true_words"] == 100
+    assert meta["performance"] == METRICS["spacy"]  # spaCy's scores, where its model cards keep them
     assert meta["sources"][0]["license"] == meta["license"].split(": ", 1)[1]
     major, minor = map(int, __version__.split(".")[:2])
     assert meta["requirements"] == [f"spacy-cws>={__version__},<{major}.{minor + 1}.0"]

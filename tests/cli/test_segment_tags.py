@@ -1,32 +1,17 @@
 """``segment --tags`` and jsonl's "tags": words with their PKU tags from a pipeline that tags."""
 import json
-import random
 
 import pytest
 import spacy
-from spacy.training import Example
 from typer.testing import CliRunner
 
 from spacy_cws.cli import app
-from spacy_cws.corpora.pfr_pos import read_pfr_tagged, tagged_doc
+from spacy_cws.streaming.pipeline import sole_segmenter, without_tagging
+from spacy_cws.tagging import TAGGING_COMPONENTS
 from spacy_cws.tagging.pku_upos import pku_upos
 
-# A small tok2vec: the tagger only has to tag, not to tag well.
-SMALL_TAGGER = {
-    "model": {
-        "@architectures": "spacy.Tagger.v2",
-        "tok2vec": {
-            "@architectures": "spacy.HashEmbedCNN.v2",
-            "pretrained_vectors": None,
-            "width": 32,
-            "depth": 1,
-            "embed_size": 500,
-            "window_size": 1,
-            "maxout_pieces": 2,
-            "subword_features": False,
-        },
-    }
-}
+from ..conftest import shipped_pipeline
+
 LINES = [
     "新华社北京一月三十日电  记者从国务院了解到这一消息。",
     "",
@@ -37,25 +22,11 @@ LINES = [
 
 
 @pytest.fixture(scope="module")
-def tagging_pipeline(shared_data, tmp_path_factory):
-    """zh_cws_gd_sm with spaCy's tagger, trained a little on PFR's first 300
-    paragraphs (gold words and PKU tags), saved to a folder."""
-    nlp = spacy.load("zh_cws_gd_sm")
-    tagger = nlp.add_pipe("tagger", config=SMALL_TAGGER)
-    paragraphs = [p for _, p in zip(range(300), read_pfr_tagged(shared_data / "pku_pfr1998" / "199801.txt"))]
-    examples = []
-    for paragraph in paragraphs:
-        gold = tagged_doc(nlp.vocab, paragraph)
-        examples.append(Example(spacy.tokens.Doc(nlp.vocab, words=paragraph.words, spaces=[False] * len(gold)), gold))
-    optimizer = tagger.initialize(lambda: examples, nlp=nlp) or nlp.create_optimizer()
-    rng = random.Random(0)
-    for _ in range(3):
-        rng.shuffle(examples)
-        for start in range(0, len(examples), 32):
-            tagger.update(examples[start : start + 32], sgd=optimizer)
-    folder = tmp_path_factory.mktemp("tagging") / "pipeline"
-    nlp.to_disk(folder)
-    return folder
+def tagging_pipeline():
+    """zh_cws_gd_sm as shipped: its tagger (PFR's PKU tags) behind the segmenter."""
+    nlp = shipped_pipeline("zh_cws_gd_sm")
+    assert "tagger" in nlp.pipe_names
+    return "zh_cws_gd_sm"
 
 
 def segment(model, *args, input=None):
@@ -103,9 +74,24 @@ def test_an_interrupted_tagged_run_resumes_and_a_words_only_one_is_refused(taggi
     assert refused.exit_code == 1 and "line 1" in refused.stderr and "Traceback" not in refused.stderr
 
 
-def test_tags_from_a_pipeline_that_does_not_tag_is_a_clear_error():
-    result = segment("zh_cws_gd_sm", "--tags", input="今天天气很好\n")
+def test_tags_from_a_pipeline_that_does_not_tag_is_a_clear_error(tagging_pipeline, tmp_path):
+    words_only = tmp_path / "words-only"
+    spacy.load(tagging_pipeline, exclude=list(TAGGING_COMPONENTS)).to_disk(words_only)
+    result = segment(words_only, "--tags", input="今天天气很好\n")
     assert result.exit_code == 1
     assert "--tags needs a pipeline that tags" in result.stderr and "Traceback" not in result.stderr
-    both = segment("zh_cws_gd_sm", "--tags", "--probs", "--format", "jsonl", input="今天天气很好\n")
+    both = segment(tagging_pipeline, "--tags", "--probs", "--format", "jsonl", input="今天天气很好\n")
     assert both.exit_code == 1 and "--probs and --tags" in both.stderr
+
+
+def test_output_without_tags_runs_the_segmenter_alone(tagging_pipeline):
+    """Words only (text output without --tags, --probs): the tagger is
+    disabled, so the segmenter runs alone; a pipeline with another component
+    beside the tagger (an ner may listen to the tok2vec) is left whole."""
+    nlp = spacy.load(tagging_pipeline)
+    assert sole_segmenter(nlp) is None
+    assert sole_segmenter(without_tagging(nlp)) is nlp.get_pipe("gd_segmenter")
+    assert sorted(nlp.disabled) == sorted(TAGGING_COMPONENTS)
+    with_ner = spacy.load(tagging_pipeline)
+    with_ner.add_pipe("ner")
+    assert without_tagging(with_ner).disabled == [] and sole_segmenter(with_ner) is None
