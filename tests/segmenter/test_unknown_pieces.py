@@ -53,32 +53,33 @@ def test_pieces_are_read_in_the_models_view():
 
 
 @pytest.fixture(scope="module")
-def zx_lines(shared_data):
-    path = shared_data / "zx" / "test.zhuxian.wordpos"
-    with path.open(encoding="utf8") as lines:
-        return ["".join(token.rsplit("_", 1)[0] for token in line.split()) for line in lines if line.strip()]
+def dl_lines(shared_data):
+    """The DL novel (../shared/data/adapt/dl), which the shipped pipelines never saw, as raw lines."""
+    text = (shared_data / "adapt" / "dl" / "dl_test_gold.txt").read_text(encoding="utf-8-sig")
+    return ["".join(line.split()) for line in text.splitlines() if line.strip()]
 
 
-def test_a_mined_name_the_model_cuts_is_kept_whole_and_known_words_stay_cut(zh_cws_gd_sm_nlp, zx_lines):
+def test_a_dictionary_word_the_model_cuts_into_unknown_pieces_is_kept_whole(zh_cws_gd_sm_nlp, dl_lines):
+    """zh_cws_gd_sm 0.7.0 makes nearly every dictionary word of the DL novel a word in prefer mode with
+    adapt's bonus; 间不容发 it still cuts (间|不容发), and 间不容发 is no word it knows: joined."""
     nlp = pickle.loads(pickle.dumps(zh_cws_gd_sm_nlp))
     seg = nlp.get_pipe("gd_segmenter")
     seg.set_user_dictionary_mode("prefer")
     seg.cfg["user_dictionary_bonus_with_lexicon"] = True
     seg.cfg["user_dictionary_bonus"] = 1.0  # as spacy_cws adapt sets it
-    seg.add_words(["田不易", "淡淡道"])  # a name in ZX, and a phrase ("calmly" + "said")
-    texts = [line for line in zx_lines if "田不易" in line][:20] + [line for line in zx_lines if "淡淡道" in line][:10]
+    seg.add_words(["间不容发", "唐三"])  # an idiom, and the novel's hero
+    texts = [line for line in dl_lines if "间不容发" in line] + [line for line in dl_lines if "唐三" in line][:20]
 
     def words(join):
         seg.cfg["user_dictionary_join_unknown_pieces"] = join
         return [[token.text for token in doc] for doc in nlp.pipe(texts)]
 
     cut, joined = words(False), words(True)
-    assert sum(ws.count("田不") for ws in cut) >= 10  # the model alone cuts 田不|易 despite the bonus
+    assert sum(ws.count("间不容发") for ws in cut) == 0 and sum(text.count("间不容发") for text in texts) >= 3
     assert all("".join(ws) == text for ws, text in zip(joined, texts))
     for ws, text in zip(joined, texts):
-        assert ws.count("田不易") == text.count("田不易")
-    # 淡淡|道 are two known words: the model's cut stays.
-    assert sum(ws.count("淡淡") for ws in joined) == sum(ws.count("淡淡") for ws in cut) >= 5
+        assert ws.count("间不容发") == text.count("间不容发")
+        assert ws.count("唐三") == text.count("唐三")  # the bonus alone makes it a word
     # Only the words of the dictionary matches change.
     for before, after in zip(cut, joined):
-        assert " ".join(before).replace("田不 易", "田不易") == " ".join(after)
+        assert " ".join(before).replace("间 不容发", "间不容发") == " ".join(after)
