@@ -239,8 +239,8 @@ class Segmenter(SegmenterSerialization, TrainablePipe):
         """Keep the ``n_bigrams`` most frequent bigrams and their table rows; the
         others read UNK's row (frequent_bigrams.py). Any ONNX graph goes.
         RETURNS the bigrams dropped.
-        RAISES ValueError: if n_bigrams is below 1, the model has no bigram
-            table, or the component is not initialized; ImportError: without torch."""
+        RAISES ValueError: if n_bigrams is below 1, or the component is not
+            initialized; ImportError: without torch."""
         return keep_frequent_bigrams(self.network, n_bigrams, self.name)
 
     def remove_onnx(self) -> None:

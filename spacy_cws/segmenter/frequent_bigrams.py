@@ -20,9 +20,8 @@ def keep_frequent_bigrams(network: SegmenterNetwork, n_bigrams: int, component: 
     Any ONNX graph goes (export again). RETURNS the bigrams dropped (0 when
     the vocabulary has no more than n_bigrams).
 
-    RAISES ValueError: if n_bigrams is below 1, the model has no bigram
-        table, or the component is not initialized; ImportError: without
-        torch, naming the train extra.
+    RAISES ValueError: if n_bigrams is below 1, or the component is not
+        initialized; ImportError: without torch, naming the train extra.
     """
     from ..nets.lookup_table import keep_first_rows
     from ..nets.wrapped_module import torch_module
@@ -30,14 +29,14 @@ def keep_frequent_bigrams(network: SegmenterNetwork, n_bigrams: int, component: 
     if n_bigrams < 1:
         raise ValueError(f"Keep at least 1 bigram, got {n_bigrams}")
     network.check_initialized(component)
+    featurizer = network.featurizer
+    pairs = featurizer.symbol_ids.pair_unigram_ids()
+    if len(pairs) <= n_bigrams:  # a model without bigrams (bigram_width 0) among them
+        return 0
     network.require_weights(component)
     table = getattr(torch_module(network.model), "bigram_embedding", None)
     if table is None:
-        raise ValueError(f"'{component}' has no bigram table (its model's bigram_width is 0)")
-    featurizer = network.featurizer
-    pairs = featurizer.symbol_ids.pair_unigram_ids()
-    if len(pairs) <= n_bigrams:
-        return 0
+        raise ValueError(f"'{component}' has {len(pairs):,} bigrams but no bigram table: a damaged model")
     featurizer.symbol_ids = SymbolIds(featurizer.symbols, pairs[:n_bigrams])
     keep_first_rows(table, n_bigrams + N_SPECIAL_SYMBOLS)
     network.model.set_dim("nB", featurizer.symbol_ids.n_bigrams, force=True)

@@ -104,3 +104,9 @@ def test_a_negative_bigram_rows_is_refused(bigram_nlp, tmp_path):
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert "--bigram-rows must be 0" in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_model_without_bigrams_keeps_what_it_has(trained_nlp):
+    segmenter = pickle.loads(pickle.dumps(trained_nlp)).get_pipe("gd_segmenter")
+    assert segmenter.featurizer.bigrams == []
+    assert segmenter.keep_frequent_bigrams(150_000) == 0
