@@ -63,8 +63,8 @@ def test_teacher_corpus_names_a_bad_teacher(tmp_path):
     blank.to_disk(tmp_path / "blank")
     _fails_in_one_line(["teacher-corpus", f"zh_cws_gd_sm,{tmp_path / 'blank'}", tmp_path / "o.spacy", source],
                        "blank' cannot be an ensemble member: The pipeline has no gd_segmenter component")
-    _fails_in_one_line(["teacher-corpus", "zh_cws_gd_sm", tmp_path / "o.spacy", source, "-c", "ctb6"],
-                       "no pipeline of the ensemble (zh_cws_gd_sm) has a multi-criteria segmenter")
+    _fails_in_one_line(["teacher-corpus", "zh_cws_gd_sm", tmp_path / "o.spacy", source, "-c", "sxu"],
+                       "'zh_cws_gd_sm': Unknown criterion 'sxu' for 'gd_segmenter': the known criteria are ctb6, pku")
     assert not (tmp_path / "o.spacy").exists()
 
 
@@ -101,12 +101,12 @@ def test_ensemble_segment_names_what_is_wrong(tmp_path):
 def test_teacher_corpus_by_a_criterion_marks_the_docs_as_its_words(tmp_path):
     """A multi-criteria student learns the teacher's words as the criterion they were segmented by."""
     source = _reviews(tmp_path, TEXTS)
-    invoke_ok("teacher-corpus", "zh_cws_gd", tmp_path / "sxu.spacy", source, "--criterion", "sxu", "--soft")
+    invoke_ok("teacher-corpus", "zh_cws_gd", tmp_path / "pku.spacy", source, "--criterion", "pku", "--soft")
     nlp = spacy.load("zh_cws_gd")
-    docs = list(DocBin().from_disk(tmp_path / "sxu.spacy").get_docs(nlp.vocab))
-    assert [doc._.cws_criterion for doc in docs] == ["sxu"] * len(TEXTS)
-    by_sxu = list(SegmenterEnsemble([nlp], criterion="sxu").pipe(TEXTS))
-    assert [[t.text for t in doc] for doc in docs] == [[t.text for t in doc] for doc in by_sxu]
+    docs = list(DocBin().from_disk(tmp_path / "pku.spacy").get_docs(nlp.vocab))
+    assert [doc._.cws_criterion for doc in docs] == ["pku"] * len(TEXTS)
+    by_pku = list(SegmenterEnsemble([nlp], criterion="pku").pipe(TEXTS))
+    assert [[t.text for t in doc] for doc in docs] == [[t.text for t in doc] for doc in by_pku]
 
 
 def test_ensemble_segment_takes_the_longest_line_it_is_told(tmp_path):
