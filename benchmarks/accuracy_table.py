@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 import spacy
+from spacy.language import Language
 from spacy.tokens import DocBin
 
 from spacy_cws.distillation.ensemble import SegmenterEnsemble, pipeline_names
@@ -56,13 +57,20 @@ def score_model(model: str, batch_size: int) -> Dict[str, Optional[dict]]:
     """Per set the official measures (fractions) of ``model``, or None where
     it lacks the set's criterion (a model without criteria: every ctb6 set)."""
     names = pipeline_names(model)
-    pipelines = [spacy.load(name) for name in names]
+    return score_pipelines([spacy.load(name) for name in names], names, model, batch_size)
+
+
+def score_pipelines(
+    pipelines: List[Language], names: List[str], label: str, batch_size: int, sets: Dict[str, tuple] = SETS
+) -> Dict[str, Optional[dict]]:
+    """Per set of ``sets`` the official measures of the loaded ``pipelines``
+    (one, or an ensemble), or None where they lack the set's criterion."""
     known = [{c for segmenter in segmenters_of(nlp) for c in segmenter.criteria} for nlp in pipelines]
     with_criteria = [criteria for criteria in known if criteria]
     # Criteria every multi-criteria member knows; members without criteria segment as trained (CTB6).
     scored = set.intersection(*with_criteria) if with_criteria else {"ctb6"}
     results = {}
-    for name, (source, words, criterion) in SETS.items():
+    for name, (source, words, criterion) in sets.items():
         if criterion not in scored:
             results[name] = None
             continue
@@ -70,7 +78,7 @@ def score_model(model: str, batch_size: int) -> Dict[str, Optional[dict]]:
         texts, gold = texts_and_gold(Path(source), ensemble.vocab)
         system = [(system_line(doc) + "\n").encode("utf-8") for doc in ensemble.pipe(texts, batch_size=batch_size)]
         results[name] = score_lines(gold, system, read_dictionary(words)).to_dict()
-        print(f"{model} {name}: F1 {100 * results[name]['f1']:.2f}", flush=True)
+        print(f"{label} {name}: F1 {100 * results[name]['f1']:.2f}", flush=True)
     return results
 
 

@@ -80,7 +80,8 @@ def main(
     if precision:
         for segmenter in segmenters_of(nlp):
             segmenter.set_inference_precision(precision)
-    if threads:  # ONNX Runtime's threads too (it does not read torch's), before the first text builds its session
+    # ONNX Runtime's threads too (it does not read torch's), before the first text builds its InferenceSession.
+    if threads:
         for segmenter in segmenters_of(nlp):
             segmenter.cfg["inference_threads"] = threads
     rss_after_load = peak_rss_mb()

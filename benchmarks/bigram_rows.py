@@ -19,9 +19,7 @@ from typing import List
 
 import spacy
 
-from accuracy_table import PKU_WORDS, SETS, texts_and_gold
-from spacy_cws.scoring.evaluate import system_line
-from spacy_cws.scoring.sighan import read_dictionary, score_lines
+from accuracy_table import PKU_WORDS, SETS, score_pipelines
 from spacy_cws.segmenter.pipeline_segmenters import segmenter_component
 
 SCORED = ["CTB6 dev", "CTB6 test", "ZX test", "PKU test (pku)"]
@@ -40,32 +38,21 @@ def main():
     args = parser.parse_args()
     nlp = spacy.load(args.pipeline, config={"components": {"gd_segmenter": {"inference_backend": "torch"}}})
     _, segmenter = segmenter_component(nlp, "gd_segmenter")
-    sets = [name for name in SCORED if SETS[name][2] in segmenter.criteria or not segmenter.criteria]
-    if not PKU_WORDS.is_file():
-        sets = [name for name in sets if "PKU" not in name]
+    sets = {name: SETS[name] for name in SCORED if PKU_WORDS.is_file() or "PKU" not in name}
     rows: List[dict] = []
     for n_rows in [0] + sorted(args.rows, reverse=True):
         if n_rows:
             segmenter.keep_frequent_bigrams(n_rows)
         kept = len(segmenter.featurizer.bigrams)
-        measures = {}
-        for name in sets:
-            source, words, criterion = SETS[name]
-            texts, gold = texts_and_gold(Path(source), nlp.vocab)
-            docs = [nlp.make_doc(text) for text in texts]
-            if segmenter.criteria:
-                for doc in docs:
-                    doc._.cws_criterion = criterion
-            system = [(system_line(doc) + "\n").encode("utf-8") for doc in nlp.pipe(docs, batch_size=args.batch_size)]
-            measures[name] = score_lines(gold, system, read_dictionary(words)).to_dict()
-            print(f"{kept} bigrams, {name}: F1 {100 * measures[name]['f1']:.2f}", flush=True)
-        rows.append({"bigrams": kept, "measures": measures})
+        measures = score_pipelines([nlp], [args.pipeline], f"{kept} bigrams,", args.batch_size, sets)
+        rows.append({"bigrams": kept, "measures": {name: m for name, m in measures.items() if m}})
     if args.output:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(json.dumps(rows, indent=2), encoding="utf-8")
-    print("| bigrams kept | " + " | ".join(sets) + " |\n|---:|" + "---:|" * len(sets))
+    scored = list(rows[0]["measures"])
+    print("| bigrams kept | " + " | ".join(scored) + " |\n|---:|" + "---:|" * len(scored))
     for row in rows:
-        print(f"| {row['bigrams']:,} | " + " | ".join(cell(row["measures"][name]) for name in sets) + " |")
+        print(f"| {row['bigrams']:,} | " + " | ".join(cell(row["measures"][name]) for name in scored) + " |")
 
 
 if __name__ == "__main__":
