@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import spacy
+from spacy.tokens import Doc, DocBin
 
 
 def run(*command: str) -> subprocess.CompletedProcess:
@@ -57,8 +58,15 @@ with tempfile.TemporaryDirectory() as folder:
     adapted = folder / "adapted"
     run("-m", "spacy_cws", "adapt", "zh_cws_gd_sm", str(raw), "--output", str(adapted), "--lexicon-only")
     shipped = next(spacy.util.get_package_path("zh_cws_gd_sm").glob("*/config.cfg")).parent
+    # A shipped pipeline's config names no corpora (paths.train and paths.dev
+    # are null, as in spaCy's own packages): debug config is given them, as a
+    # user training on it would, here 200 gold lines of CTB6 test.
+    gold = folder / "gold.spacy"
+    lines = [line.split() for line in Path(sys.argv[1]).read_text(encoding="utf-8").splitlines()[:200]]
+    DocBin(docs=[Doc(spacy.blank("zh").vocab, words=words) for words in lines if words]).to_disk(gold)
+    corpora = ("--paths.train", str(gold), "--paths.dev", str(gold))
     for name, path in (("zh_cws_gd_sm", shipped), ("adapted zh_cws_gd_sm", adapted)):
-        run("-m", "spacy", "debug", "config", str(path / "config.cfg"))
+        run("-m", "spacy", "debug", "config", str(path / "config.cfg"), *corpora)
         packages = folder / "packages" / path.name
         packages.mkdir(parents=True)
         run("-m", "spacy", "package", str(path), str(packages), "--build", "none")
@@ -74,7 +82,7 @@ with tempfile.TemporaryDirectory() as folder:
     typo = folder / "typo.cfg"
     config = (shipped / "config.cfg").read_text(encoding="utf-8")
     typo.write_text(config.replace("GDTransformer.v2", "GDTransformr.v2"), encoding="utf-8")
-    debug = [sys.executable, "-m", "spacy", "debug", "config", str(typo)]
+    debug = [sys.executable, "-m", "spacy", "debug", "config", str(typo), *corpora]
     result = subprocess.run(debug, capture_output=True, text=True)
     output = result.stdout + result.stderr
     assert result.returncode != 0 and "GDTransformr.v2" in output and "torch" not in output, output[-2000:]
