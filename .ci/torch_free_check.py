@@ -63,7 +63,8 @@ with tempfile.TemporaryDirectory() as folder:
     # user training on it would, here 200 gold lines of CTB6 test.
     gold = folder / "gold.spacy"
     lines = [line.split() for line in Path(sys.argv[1]).read_text(encoding="utf-8").splitlines()[:200]]
-    DocBin(docs=[Doc(spacy.blank("zh").vocab, words=words) for words in lines if words]).to_disk(gold)
+    vocab = spacy.blank("zh").vocab
+    DocBin(docs=[Doc(vocab, words=words) for words in lines if words]).to_disk(gold)
     corpora = ("--paths.train", str(gold), "--paths.dev", str(gold))
     for name, path in (("zh_cws_gd_sm", shipped), ("adapted zh_cws_gd_sm", adapted)):
         run("-m", "spacy", "debug", "config", str(path / "config.cfg"), *corpora)
