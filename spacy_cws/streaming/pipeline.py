@@ -60,8 +60,8 @@ def without_tagging(nlp: Language) -> Language:
     shipped pipelines' tok2vec, tagger and attribute_ruler) disabled, in
     place, when they are all it runs beside its segmenter: for output
     without tags, whose words they never change, the segmenter then runs
-    alone (sole_segmenter): 1.5 to 2.2 times as fast for the shipped pipelines
-    (docs/guides/part-of-speech.md, How big a tagger). A pipeline with other
+    alone (sole_segmenter; the speed-up: docs/guides/part-of-speech.md,
+    How big a tagger). A pipeline with other
     components (an ``ner`` may listen to the tok2vec) is left as it is."""
     others = [name for name, component in nlp.pipeline if not isinstance(component, Segmenter)]
     if others and set(others) <= set(TAGGING_COMPONENTS):
