@@ -31,7 +31,13 @@ A string of Han characters is a candidate word of the domain when
 - it is not two words: a candidate found by the statistics alone that cuts
   into two parts of two or more characters, each a candidate or a word the
   model outputs confidently, is dropped ("野狗道人" = "野狗" + "道人": the
-  model's standard, CTB's, cuts a title from a name).
+  model's standard, CTB's, cuts a title from a name);
+- if found by the statistics alone, the model is sure of a boundary
+  inside it (an inner gap probability of at least ``confidence``) in fewer
+  than ``confident_cut_share`` of its occurrences: such a candidate that
+  the model cuts with confidence is mostly a phrase (点了点头, 吃了一惊) or
+  a compound it cuts by its standard (普泓|上人), while the names it gets
+  wrong it doubts (张小凡: inner gaps at 0.3 to 0.6).
 
 The model's own words join them: multi-character words that the pipeline
 outputs confidently (every inner gap probability below 1 - ``confidence``,
@@ -97,6 +103,10 @@ class MiningSettings:
     function_prefix_entropy: the least branching entropy of a candidate
         that starts with a function character (such candidates are more
         often phrases, 了一下, than names).
+    confident_cut_share: drop a statistical candidate whose occurrences
+        have an inner gap probability of at least ``confidence`` this often
+        or more (model_agreement.py); None: no test. 0.5 gained 0.0 to 0.3
+        F1 on four domains' dev sets (docs/experiments/adaptation.md).
     """
 
     min_length: int = 2
@@ -114,6 +124,7 @@ class MiningSettings:
     min_branching_entropy: float = 0.0
     function_affixes: bool = True
     function_prefix_entropy: float = 2.5
+    confident_cut_share: Optional[float] = 0.5
 
     def check(self) -> None:
         """RAISES ValueError: for thresholds out of range."""
@@ -124,9 +135,10 @@ class MiningSettings:
             )
         if self.min_count < 1:
             raise ValueError(f"min_count must be at least 1, got {self.min_count}")
-        for name in ("function_rate", "fragment_share", "confidence", "model_rate"):
-            if not 0.0 <= getattr(self, name) <= 1.0:
-                raise ValueError(f"{name} is a share between 0 and 1, got {getattr(self, name)}")
+        for name in ("function_rate", "fragment_share", "confidence", "model_rate", "confident_cut_share"):
+            value = getattr(self, name)
+            if value is not None and not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name} is a share between 0 and 1, got {value}")
 
 
 @dataclass
@@ -353,16 +365,23 @@ def mine_lexicon(
         for word in compounds:
             del mined[word]
     if model_words is not None and len(model_words.texts):
-        return _by_unsure_occurrences(mined, model_words, settings.confidence)
+        return _by_unsure_occurrences(mined, model_words, settings)
     return sorted(mined.values(), key=lambda entry: (-entry.count, entry.word))
 
 
-def _by_unsure_occurrences(mined: Dict[str, MinedWord], model_words: ModelWordStatistics, confidence: float):
-    """The mined words with their ``unsure`` counts set, by them (descending), then by count and the word."""
-    agreement = word_agreement(model_words.texts, model_words.words, model_words.gap_probs, mined, confidence)
+def _by_unsure_occurrences(mined: Dict[str, MinedWord], model_words: ModelWordStatistics, settings: MiningSettings):
+    """The mined words with their ``unsure`` counts set, by them (descending), then by count and the word;
+    without the statistical candidates the model is sure to cut (``settings.confident_cut_share``)."""
+    agreement = word_agreement(model_words.texts, model_words.words, model_words.gap_probs, mined, settings.confidence)
+    share = settings.confident_cut_share
+    kept = []
     for word, entry in mined.items():
-        entry.unsure = agreement[word].occurrences - agreement[word].confident
-    return sorted(mined.values(), key=lambda entry: (-entry.unsure, -entry.count, entry.word))
+        seen = agreement[word]
+        if share is not None and entry.sources == ["statistics"] and seen.confident_cut >= share * seen.occurrences > 0:
+            continue
+        entry.unsure = seen.occurrences - seen.confident
+        kept.append(entry)
+    return sorted(kept, key=lambda entry: (-entry.unsure, -entry.count, entry.word))
 
 
 def _is_affixed(gram: str, function_chars: set, known: set, only_known_rests: bool) -> bool:

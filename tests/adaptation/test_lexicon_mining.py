@@ -108,6 +108,23 @@ def test_a_name_with_a_function_character_is_kept_an_affixed_word_is_not(zh_cws_
     assert "小舞" not in {entry.word for entry in mine_lexicon(dl_raw, model_words, picky, segmenter.symbols)}
 
 
+def test_phrases_the_model_is_sure_to_cut_are_left_out(zh_cws_gd_sm_nlp, dl_raw, mined_dl):
+    # 点了点头 and 摇了摇头 stick together and have free edges, but the model is sure of a
+    # boundary inside them; it doubts the novel's names, which stay.
+    words = {entry.word for entry in mined_dl}
+    assert {"戴沐白", "小舞"} <= words and not {"点了点头", "摇了摇头"} & words
+    segmenter = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter")
+    settings = MiningSettings(confident_cut_share=None)
+    labelled = segmenter.segment_with_probs(dl_raw)
+    model_words = model_word_statistics(dl_raw, *labelled, settings.confidence, settings.max_length)
+    untested = mine_lexicon(dl_raw, model_words, settings, segmenter.symbols)
+    every = {entry.word for entry in untested}
+    assert {"点了点头", "摇了摇头"} <= every and words < every
+    # Only candidates of the statistics alone are tested: the model's own confident words all stay.
+    model_words_kept = {entry.word for entry in mined_dl if "model" in entry.sources}
+    assert model_words_kept == {entry.word for entry in untested if "model" in entry.sources}
+
+
 def test_branching_entropy_by_hand():
     texts = ["张小凡看着碧瑶", "碧瑶看着张小凡", "小凡与碧瑶", "张小凡，碧瑶"]
     stats = NgramStatistics(texts, max_length=4)
@@ -144,3 +161,5 @@ def test_settings_out_of_range():
         MiningSettings(min_length=5, max_length=4).check()
     with pytest.raises(ValueError, match="confidence is a share"):
         MiningSettings(confidence=1.5).check()
+    with pytest.raises(ValueError, match="confident_cut_share is a share"):
+        MiningSettings(confident_cut_share=-0.1).check()

@@ -15,6 +15,9 @@ def test_agreement_by_hand():
     result = word_agreement([text], [words], [probs], ["张小凡", "看着", "小凡"], confidence=0.9)
     assert (result["张小凡"].occurrences, result["张小凡"].made, result["张小凡"].confident) == (2, 1, 0)
     assert result["张小凡"].cut_inside == 1
+    # Sure of 张|小凡 in the first (0.99), doubtful of the second's inner gap (0.3).
+    assert result["张小凡"].confident_cut == 1
+    assert result["看着"].confident_cut == 0
     assert result["张小凡"].unsure_share == 1.0
     assert (result["看着"].occurrences, result["看着"].made, result["看着"].confident) == (1, 1, 1)
     assert result["看着"].unsure_share == 0.0
@@ -36,6 +39,22 @@ def test_the_shipped_model_doubts_new_names_and_knows_common_words(zh_cws_gd_sm_
     for word in ("自己", "他们"):
         assert result[word].occurrences >= 100
         assert result[word].unsure_share < 0.1, word
+        assert result[word].confident_cut == 0, word
+
+
+def test_the_shipped_model_is_sure_to_cut_phrases_not_new_names(zh_cws_gd_sm_nlp, dl_gold):
+    """What confident_cut_share (lexicon_mining.py) tells apart on the DL novel: phrases that raw
+    text statistics take for words, which the model cuts with confidence (点了点头 as 点了|点头), and
+    names it has never seen, whose inner gaps it doubts."""
+    raw = ["".join(words) for words in dl_gold]
+    segmenter = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter")
+    words, probs = segmenter.segment_with_probs(raw)
+    result = word_agreement(raw, words, probs, ["点了点头", "摇了摇头", "戴沐白", "赵无极"], confidence=0.9)
+    for phrase in ("点了点头", "摇了摇头"):
+        assert result[phrase].occurrences >= 3, phrase
+        assert result[phrase].confident_cut >= 0.5 * result[phrase].occurrences, phrase
+    for name in ("戴沐白", "赵无极"):
+        assert result[name].confident_cut < 0.5 * result[name].occurrences, name
 
 
 def test_absent_candidates_have_no_occurrences():
