@@ -64,7 +64,7 @@ from typing import Dict, Iterable, List, Optional, Sequence
 import numpy
 from tqdm import tqdm
 
-from .model_agreement import word_agreement
+from .model_agreement import WordAgreement, word_agreement
 
 # Runs of Han characters (CJK unified ideographs, extension A, compatibility
 # ideographs, the supplementary ideographic plane): candidates lie inside them.
@@ -364,24 +364,27 @@ def mine_lexicon(
         ]
         for word in compounds:
             del mined[word]
-    if model_words is not None and len(model_words.texts):
-        return _by_unsure_occurrences(mined, model_words, settings)
-    return sorted(mined.values(), key=lambda entry: (-entry.count, entry.word))
-
-
-def _by_unsure_occurrences(mined: Dict[str, MinedWord], model_words: ModelWordStatistics, settings: MiningSettings):
-    """The mined words with their ``unsure`` counts set, by them (descending), then by count and the word;
-    without the statistical candidates the model is sure to cut (``settings.confident_cut_share``)."""
+    if model_words is None or not len(model_words.texts):
+        return sorted(mined.values(), key=lambda entry: (-entry.count, entry.word))
     agreement = word_agreement(model_words.texts, model_words.words, model_words.gap_probs, mined, settings.confidence)
-    share = settings.confident_cut_share
-    kept = []
-    for word, entry in mined.items():
+    if settings.confident_cut_share is not None:
+        _drop_confident_cuts(mined, agreement, settings.confident_cut_share)
+    return _by_unsure_occurrences(mined, agreement)
+
+
+def _drop_confident_cuts(mined: Dict[str, MinedWord], agreement: Dict[str, WordAgreement], share: float) -> None:
+    """Drop each candidate of the statistics alone with a confident inner boundary in ``share`` of its occurrences."""
+    for word in [word for word, entry in mined.items() if entry.sources == ["statistics"]]:
         seen = agreement[word]
-        if share is not None and entry.sources == ["statistics"] and seen.confident_cut >= share * seen.occurrences > 0:
-            continue
-        entry.unsure = seen.occurrences - seen.confident
-        kept.append(entry)
-    return sorted(kept, key=lambda entry: (-entry.unsure, -entry.count, entry.word))
+        if seen.confident_cut >= share * seen.occurrences > 0:
+            del mined[word]
+
+
+def _by_unsure_occurrences(mined: Dict[str, MinedWord], agreement: Dict[str, WordAgreement]) -> List[MinedWord]:
+    """The mined words with their ``unsure`` counts set, by them (descending), then by count and the word."""
+    for word, entry in mined.items():
+        entry.unsure = agreement[word].occurrences - agreement[word].confident
+    return sorted(mined.values(), key=lambda entry: (-entry.unsure, -entry.count, entry.word))
 
 
 def _is_affixed(gram: str, function_chars: set, known: set, only_known_rests: bool) -> bool:

@@ -73,12 +73,13 @@ def word_agreement(
                 end = start + length
                 entry.occurrences += 1
                 inside = inner_cuts[end - 1] - inner_cuts[start]
-                if edges[start + 1 : end].max() >= confidence:
+                inner = edges[start + 1 : end].max()
+                if inner >= confidence:
                     entry.confident_cut += 1
                 if inside:
                     entry.cut_inside += 1
                 elif cuts[start] and cuts[end]:
                     entry.made += 1
-                    if min(edges[start], edges[end]) >= confidence and edges[start + 1 : end].max() <= 1.0 - confidence:
+                    if min(edges[start], edges[end]) >= confidence and inner <= 1.0 - confidence:
                         entry.confident += 1
     return result

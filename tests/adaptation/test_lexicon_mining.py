@@ -54,12 +54,17 @@ def dl_raw(dl_gold):
 
 
 @pytest.fixture(scope="module")
-def mined_dl(zh_cws_gd_sm_nlp, dl_raw):
-    segmenter = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter")
+def dl_model_words(zh_cws_gd_sm_nlp, dl_raw):
+    """The shipped model's labelling of the DL text, at the default settings' confidence and lengths."""
     settings = MiningSettings()
-    words, probs = segmenter.segment_with_probs(dl_raw)
-    model_words = model_word_statistics(dl_raw, words, probs, settings.confidence, settings.max_length)
-    return mine_lexicon(dl_raw, model_words, settings, segmenter.symbols)
+    words, probs = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter").segment_with_probs(dl_raw)
+    return model_word_statistics(dl_raw, words, probs, settings.confidence, settings.max_length)
+
+
+@pytest.fixture(scope="module")
+def mined_dl(zh_cws_gd_sm_nlp, dl_raw, dl_model_words):
+    symbols = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter").symbols
+    return mine_lexicon(dl_raw, dl_model_words, MiningSettings(), symbols)
 
 
 def test_mined_words_are_mostly_gold_words(mined_dl, dl_gold):
@@ -92,32 +97,29 @@ def test_function_characters_do_not_edge_a_word(mined_dl):
             assert entry.word[0] not in "的了着" and entry.word[-1] not in "的了着", entry.word
 
 
-def test_a_name_with_a_function_character_is_kept_an_affixed_word_is_not(zh_cws_gd_sm_nlp, dl_raw, mined_dl):
+def test_a_name_with_a_function_character_is_kept_an_affixed_word_is_not(
+    zh_cws_gd_sm_nlp, dl_raw, dl_model_words, mined_dl
+):
     # The name 小舞 starts with 小, which the model makes a word alone on
     # this text. 的时候 is 的 + 时候, a word the model knows.
     words = {entry.word for entry in mined_dl}
     assert "小舞" in words and "的时候" not in words
     segmenter = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter")
     settings = MiningSettings(function_affixes=False)
-    labelled = segmenter.segment_with_probs(dl_raw)
-    model_words = model_word_statistics(dl_raw, *labelled, settings.confidence, settings.max_length)
-    strict = {entry.word for entry in mine_lexicon(dl_raw, model_words, settings, segmenter.symbols)}
+    strict = {entry.word for entry in mine_lexicon(dl_raw, dl_model_words, settings, segmenter.symbols)}
     assert "小舞" not in strict and strict < words
     # Such a candidate also needs boundary freedom: no string has a branching entropy of 10 here.
     picky = MiningSettings(function_prefix_entropy=10.0)
-    assert "小舞" not in {entry.word for entry in mine_lexicon(dl_raw, model_words, picky, segmenter.symbols)}
+    assert "小舞" not in {entry.word for entry in mine_lexicon(dl_raw, dl_model_words, picky, segmenter.symbols)}
 
 
-def test_phrases_the_model_is_sure_to_cut_are_left_out(zh_cws_gd_sm_nlp, dl_raw, mined_dl):
+def test_phrases_the_model_is_sure_to_cut_are_left_out(zh_cws_gd_sm_nlp, dl_raw, dl_model_words, mined_dl):
     # 点了点头 and 摇了摇头 stick together and have free edges, but the model is sure of a
     # boundary inside them; it doubts the novel's names, which stay.
     words = {entry.word for entry in mined_dl}
     assert {"戴沐白", "小舞"} <= words and not {"点了点头", "摇了摇头"} & words
-    segmenter = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter")
-    settings = MiningSettings(confident_cut_share=None)
-    labelled = segmenter.segment_with_probs(dl_raw)
-    model_words = model_word_statistics(dl_raw, *labelled, settings.confidence, settings.max_length)
-    untested = mine_lexicon(dl_raw, model_words, settings, segmenter.symbols)
+    symbols = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter").symbols
+    untested = mine_lexicon(dl_raw, dl_model_words, MiningSettings(confident_cut_share=None), symbols)
     every = {entry.word for entry in untested}
     assert {"点了点头", "摇了摇头"} <= every and words < every
     # Only candidates of the statistics alone are tested: the model's own confident words all stay.

@@ -25,13 +25,17 @@ def test_agreement_by_hand():
     assert (result["小凡"].occurrences, result["小凡"].made, result["小凡"].cut_inside) == (2, 1, 0)
 
 
-def test_the_shipped_model_doubts_new_names_and_knows_common_words(zh_cws_gd_sm_nlp, dl_gold):
+@pytest.fixture(scope="module")
+def dl_labelled(zh_cws_gd_sm_nlp, dl_gold):
+    """The DL novel's text, and the shipped model's words and gap probabilities on it."""
+    raw = ["".join(words) for words in dl_gold]
+    return (raw, *zh_cws_gd_sm_nlp.get_pipe("gd_segmenter").segment_with_probs(raw))
+
+
+def test_the_shipped_model_doubts_new_names_and_knows_common_words(dl_labelled):
     """On the DL novel, which it never saw, the model is almost never sure of the names it meets most
     (it cuts 戴沐白 inside at times), and sure of common words."""
-    raw = ["".join(words) for words in dl_gold]
-    segmenter = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter")
-    words, probs = segmenter.segment_with_probs(raw)
-    result = word_agreement(raw, words, probs, ["戴沐白", "赵无极", "自己", "他们"], confidence=0.9)
+    result = word_agreement(*dl_labelled, ["戴沐白", "赵无极", "自己", "他们"], confidence=0.9)
     for name in ("戴沐白", "赵无极"):
         assert result[name].occurrences >= 60
         assert result[name].confident < 0.05 * result[name].occurrences, name
@@ -42,14 +46,11 @@ def test_the_shipped_model_doubts_new_names_and_knows_common_words(zh_cws_gd_sm_
         assert result[word].confident_cut == 0, word
 
 
-def test_the_shipped_model_is_sure_to_cut_phrases_not_new_names(zh_cws_gd_sm_nlp, dl_gold):
+def test_the_shipped_model_is_sure_to_cut_phrases_not_new_names(dl_labelled):
     """What confident_cut_share (lexicon_mining.py) tells apart on the DL novel: phrases that raw
     text statistics take for words, which the model cuts with confidence (点了点头 as 点了|点头), and
     names it has never seen, whose inner gaps it doubts."""
-    raw = ["".join(words) for words in dl_gold]
-    segmenter = zh_cws_gd_sm_nlp.get_pipe("gd_segmenter")
-    words, probs = segmenter.segment_with_probs(raw)
-    result = word_agreement(raw, words, probs, ["点了点头", "摇了摇头", "戴沐白", "赵无极"], confidence=0.9)
+    result = word_agreement(*dl_labelled, ["点了点头", "摇了摇头", "戴沐白", "赵无极"], confidence=0.9)
     for phrase in ("点了点头", "摇了摇头"):
         assert result[phrase].occurrences >= 3, phrase
         assert result[phrase].confident_cut >= 0.5 * result[phrase].occurrences, phrase
