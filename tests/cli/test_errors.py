@@ -21,6 +21,7 @@ def _bad_inputs(tmp_path):
     out = str(tmp_path / "out")
     return {
         "adapt": (["zh_cws_gd_sm", str(gbk), "--output", out], "gbk.txt:1: not UTF-8"),
+        "add-charlm": (["zh_cws_gd_sm", absent, out], "absent is not a character LM folder"),
         "add-criterion": ([absent, out, "zx"], "absent"),
         "average-weights": ([absent, str(folder), out], "no weight checkpoints"),
         "configure": ([absent, out, "--criterion", "zx"], "absent"),
@@ -48,7 +49,7 @@ def _bad_inputs(tmp_path):
 
 
 COMMANDS = [
-    "adapt", "add-criterion", "average-weights", "configure", "convert", "convert-ner", "convert-pos",
+    "adapt", "add-charlm", "add-criterion", "average-weights", "configure", "convert", "convert-ner", "convert-pos",
     "convert-sentiment", "ensemble-segment", "evaluate", "export-onnx", "fetch", "half-precision", "join-corpora",
     "model-meta", "ngram-vectors", "prepare", "pretrain-charlm", "report", "score", "segment", "teacher-corpus",
     "to-tokenizer", "train",

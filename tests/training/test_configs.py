@@ -45,6 +45,7 @@ def test_every_config_is_covered():
     tagger = {"pos_tagger", "tagged_pipeline"}  # tests/training/test_pos_tagger_config.py
     charlm = {"charlm"}  # tests/charlm/test_pretrain_charlm_cli.py
     charlm |= {"cpu_charlm", "cpu_san_crf_charlm"}  # tests/nets/test_charlm_features.py
+    charlm |= {"cpu_teacher_charlm"}  # tests/segmenter/test_charlm_addition.py
     assert names == set(SEGMENTATION_CONFIGS) | {"transfer_criterion"} | mwa | tagger | charlm
 
 
